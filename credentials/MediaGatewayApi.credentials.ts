@@ -1,0 +1,79 @@
+import type {
+	IAuthenticateGeneric,
+	Icon,
+	ICredentialTestRequest,
+	ICredentialType,
+	INodeProperties,
+} from 'n8n-workflow';
+
+export class MediaGatewayApi implements ICredentialType {
+	name = 'mediaGatewayApi';
+
+	displayName = 'Media Gateway API';
+
+	icon: Icon = { light: 'file:mediaGateway.svg', dark: 'file:mediaGateway.dark.svg' };
+
+	documentationUrl = 'https://github.com/media-gateway/n8n-nodes-media-gateway#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'API Key',
+			name: 'apiKey',
+			type: 'string',
+			typeOptions: { password: true },
+			required: true,
+			default: '',
+			description: 'The key the gateway issued to you. It is sent as "Authorization: Bearer <key>".',
+		},
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'https://gateway.example.com',
+			description:
+				'The root address of the gateway, starting with http:// or https://, without /v1 or /imgmodel. A trailing slash is fine.',
+		},
+	];
+
+	// Generic authentication lets n8n add the header itself, so the key never passes through node code.
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: {
+				Authorization: '=Bearer {{$credentials.apiKey}}',
+			},
+		},
+	};
+
+	/**
+	 * Reading a task costs nothing and creates nothing. The id is one no gateway has, so a valid
+	 * key gets "task not found" (404, which counts as success here) and a wrong key gets 401/403.
+	 * Server errors still fail the test, so a gateway that is down is not reported as working.
+	 */
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{ $credentials.baseUrl }}',
+			url: '/v1/videos/n8n-credential-check',
+			method: 'GET',
+			ignoreHttpStatusErrors: { ignore: true, except: [401, 403, 500, 502, 503, 504] },
+		},
+		rules: [
+			{
+				type: 'responseCode',
+				properties: {
+					value: 401,
+					message: 'The gateway rejected the API key (HTTP 401). Check the API Key.',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 403,
+					message: 'The gateway refused this API key (HTTP 403). Check that the key is active and allowed to use this gateway.',
+				},
+			},
+		],
+	};
+}

@@ -1,0 +1,9 @@
+/** Unit and integration tests: node code runs from TypeScript source against the in-repo simulator. */
+module.exports = {
+	testEnvironment: 'node',
+	roots: ['<rootDir>/test'],
+	testMatch: ['**/*.test.ts', '**/*.test.js'],
+	testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/e2e/'],
+	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json', isolatedModules: true }] },
+	testTimeout: 30000,
+};

@@ -1,0 +1,40 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import type { OperationExecutor } from '../../shared/router';
+import * as edit from './edit.operation';
+import * as generate from './generate.operation';
+import * as reframe from './reframe.operation';
+import * as remix from './remix.operation';
+import * as replaceBackground from './replaceBackground.operation';
+
+export const operationProperty: INodeProperties = {
+	displayName: 'Operation',
+	name: 'operation',
+	type: 'options',
+	noDataExpression: true,
+	options: [
+		{ name: 'Edit', value: 'edit', action: 'Edit an image', description: 'Change part of an image from a prompt, optionally within a mask' },
+		{ name: 'Generate', value: 'generate', action: 'Generate an image', description: 'Create images from a text prompt' },
+		{ name: 'Reframe', value: 'reframe', action: 'Reframe an image', description: 'Extend the canvas of an image to a new size' },
+		{ name: 'Remix', value: 'remix', action: 'Remix an image', description: 'Create a variant of a reference image with a new prompt' },
+		{ name: 'Replace Background', value: 'replaceBackground', action: 'Replace the background of an image', description: 'Keep the detected subject and paint a new background' },
+	],
+	default: 'generate',
+};
+
+export const operations: Record<string, OperationExecutor> = {
+	generate: generate.execute,
+	edit: edit.execute,
+	remix: remix.execute,
+	reframe: reframe.execute,
+	replaceBackground: replaceBackground.execute,
+};
+
+export const properties: INodeProperties[] = [
+	operationProperty,
+	...generate.properties,
+	...edit.properties,
+	...remix.properties,
+	...reframe.properties,
+	...replaceBackground.properties,
+];

@@ -1,0 +1,167 @@
+/**
+ * The item loop every action node shares: one place that reads the operation, runs items with a
+ * bounded concurrency, keeps output order equal to input order, links every output item to its
+ * input item, and decides what a failure does (error item under "Continue On Fail", else stop).
+ */
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+/**
+ * What an operation gets besides its item index: a signal that fires when the execution is
+ * cancelled or another item already failed, and `idle()`, which hands the item's concurrency slot
+ * to other items while it only waits (e.g. between polls of a rendering video). Concurrency
+ * therefore bounds the items talking to the gateway, not the tasks rendering there.
+ */
+export interface ItemRun {
+	signal: AbortSignal;
+	idle<T>(wait: () => Promise<T>): Promise<T>;
+}
+
+export type OperationExecutor = (
+	this: IExecuteFunctions,
+	itemIndex: number,
+	run: ItemRun,
+) => Promise<INodeExecutionData[]>;
+
+export const DEFAULT_CONCURRENCY = 5;
+export const MAX_CONCURRENCY = 50;
+
+/** The "Concurrency" option, included in every operation's Options collection. */
+export const concurrencyOption: INodeProperties = {
+	displayName: 'Concurrency',
+	name: 'concurrency',
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY, numberPrecision: 0 },
+	default: DEFAULT_CONCURRENCY,
+	description:
+		'How many input items talk to the gateway at the same time; 1 sends them one after another. Waiting for a task to finish does not take a place, so many videos can render at once. Lower it if the gateway rate-limits you.',
+};
+
+export async function routeItems(
+	this: IExecuteFunctions,
+	operations: Record<string, OperationExecutor>,
+): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData();
+	if (items.length === 0) return [[]];
+
+	const operation = this.getNodeParameter('operation', 0) as string;
+	const executor = operations[operation];
+	if (!executor) {
+		throw new NodeOperationError(this.getNode(), `The operation "${operation}" is not supported`, {
+			description: `Choose one of: ${Object.keys(operations).join(', ')}.`,
+		});
+	}
+	const concurrency = readConcurrency(this);
+	const continueOnFail = this.continueOnFail();
+	const executionSignal = this.getExecutionCancelSignal();
+
+	const results: INodeExecutionData[][] = new Array(items.length);
+	let firstFailure: { index: number; error: Error } | undefined;
+	// Stops waiting items early when the execution is cancelled or, without Continue On Fail,
+	// when one item failed: the node is going to fail anyway.
+	const stop = new AbortController();
+	const signal = AbortSignal.any([stop.signal, ...(executionSignal ? [executionSignal] : [])]);
+	const slots = new Semaphore(concurrency);
+	const run: ItemRun = {
+		signal,
+		async idle(wait) {
+			slots.release();
+			try {
+				return await wait();
+			} finally {
+				await slots.acquire();
+			}
+		},
+	};
+
+	const runOne = async (itemIndex: number): Promise<void> => {
+		try {
+			const produced = await executor.call(this, itemIndex, run);
+			results[itemIndex] = produced.map((item) => ({ ...item, pairedItem: { item: itemIndex } }));
+		} catch (caught) {
+			const error = asNodeError(this, caught, itemIndex);
+			if (continueOnFail) {
+				results[itemIndex] = [errorItem(error, itemIndex)];
+			} else if (!firstFailure) {
+				// The first failure in time wins: later ones may only be the stop it triggered.
+				firstFailure = { index: itemIndex, error };
+				stop.abort();
+			}
+		} finally {
+			slots.release();
+		}
+	};
+
+	const running: Array<Promise<void>> = [];
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		await slots.acquire();
+		if (firstFailure || signal.aborted) {
+			slots.release();
+			break;
+		}
+		running.push(runOne(itemIndex));
+	}
+	await Promise.all(running);
+
+	if (firstFailure) throw firstFailure.error;
+	if (executionSignal?.aborted) {
+		throw new NodeOperationError(this.getNode(), 'The execution was cancelled');
+	}
+	return [results.flat()];
+}
+
+function readConcurrency(ctx: IExecuteFunctions): number {
+	const raw = ctx.getNodeParameter('options.concurrency', 0, DEFAULT_CONCURRENCY) as unknown;
+	const value = Number(raw);
+	if (!Number.isInteger(value) || value < 1 || value > MAX_CONCURRENCY) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}`,
+			{ description: `Got "${String(raw)}". Set Options → Concurrency to, for example, ${DEFAULT_CONCURRENCY}.` },
+		);
+	}
+	return value;
+}
+
+/** Every failure leaves the router as an n8n error that knows its item. */
+export function asNodeError(
+	ctx: IExecuteFunctions,
+	caught: unknown,
+	itemIndex: number,
+): NodeApiError | NodeOperationError {
+	if (caught instanceof NodeApiError || caught instanceof NodeOperationError) {
+		if (caught.context.itemIndex === undefined) caught.context.itemIndex = itemIndex;
+		return caught;
+	}
+	return new NodeOperationError(ctx.getNode(), caught as Error, { itemIndex });
+}
+
+function errorItem(error: NodeApiError | NodeOperationError, itemIndex: number): INodeExecutionData {
+	const json: INodeExecutionData['json'] = { error: error.message };
+	if (error.description) json.description = error.description;
+	if (error instanceof NodeApiError && error.httpCode) json.httpCode = error.httpCode;
+	const extra = (error as { gatewayTask?: INodeExecutionData['json'] }).gatewayTask;
+	if (extra) Object.assign(json, extra);
+	return { json, pairedItem: { item: itemIndex } };
+}
+
+/** A counting semaphore with a FIFO queue: fair between new items and items resuming a poll. */
+class Semaphore {
+	private readonly waiting: Array<() => void> = [];
+
+	constructor(private free: number) {}
+
+	async acquire(): Promise<void> {
+		if (this.free > 0) {
+			this.free--;
+			return;
+		}
+		await new Promise<void>((resolve) => this.waiting.push(resolve));
+	}
+
+	release(): void {
+		const next = this.waiting.shift();
+		if (next) next();
+		else this.free++;
+	}
+}
