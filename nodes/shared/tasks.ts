@@ -1,0 +1,156 @@
+/**
+ * One way to wait for a gateway task: poll `GET /v1/videos/{id}` until its normalised state is
+ * final, sleeping between polls with the item's concurrency slot handed to other items.
+ */
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { downloadToBinary } from './binary';
+import type { ItemRun } from './router';
+import { cancellableSleep } from './sleep';
+import { isFinalState, normaliseStatus, type TaskState } from './status';
+import { gatewayMessage, gatewayRequest } from './transport';
+
+export interface VideoTask extends IDataObject {
+	id?: string;
+	status?: string;
+	video?: IDataObject;
+}
+
+export interface PollSettings {
+	pollIntervalMs: number;
+	timeoutMs: number;
+}
+
+/** An n8n error that carries the task, so "Continue On Fail" can output it beside the message. */
+export function taskError(
+	ctx: IExecuteFunctions,
+	message: string,
+	options: { itemIndex: number; description: string; task: IDataObject },
+): NodeOperationError {
+	const error = new NodeOperationError(ctx.getNode(), message, {
+		itemIndex: options.itemIndex,
+		description: options.description,
+	});
+	(error as NodeOperationError & { gatewayTask?: IDataObject }).gatewayTask = options.task;
+	return error;
+}
+
+export function taskPath(taskId: string): string {
+	return `/v1/videos/${encodeURIComponent(taskId)}`;
+}
+
+/** The reason a failed task gives, wherever this gateway family puts it. */
+export function failureReason(task: IDataObject): string | undefined {
+	return (
+		gatewayMessage(task) ??
+		(typeof task.fail_reason === 'string' && task.fail_reason ? task.fail_reason : undefined)
+	);
+}
+
+export async function fetchVideoTask(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	taskId: string,
+): Promise<VideoTask> {
+	return await gatewayRequest<VideoTask>(ctx, { method: 'GET', path: taskPath(taskId), itemIndex });
+}
+
+export function assertTaskId(ctx: IExecuteFunctions, value: unknown, itemIndex: number, label = 'Task ID'): string {
+	const taskId = typeof value === 'string' || typeof value === 'number' ? String(value).trim() : '';
+	if (!taskId) {
+		throw new NodeOperationError(ctx.getNode(), `${label} is empty`, {
+			itemIndex,
+			description: 'Enter the id the create operation returned, e.g. {{ $json.taskId }}.',
+		});
+	}
+	return taskId;
+}
+
+/**
+ * Polls until the task succeeds (returns it), fails (throws with the gateway's reason) or the
+ * timeout passes (throws naming the task id and how to pick it up later).
+ */
+export async function waitForVideoTask(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	taskId: string,
+	settings: PollSettings,
+	run: ItemRun,
+): Promise<VideoTask> {
+	const deadline = Date.now() + settings.timeoutMs;
+	for (;;) {
+		const task = await fetchVideoTask(ctx, itemIndex, taskId);
+		const state = normaliseStatus(task.status);
+		if (state === 'succeeded') return task;
+		if (state === 'failed') throw taskFailedError(ctx, itemIndex, taskId, task);
+		const left = deadline - Date.now();
+		if (left <= 0) {
+			throw taskError(ctx, `Task ${taskId} did not finish within ${formatDuration(settings.timeoutMs)}`, {
+				itemIndex,
+				description:
+					`Its last status was "${String(task.status)}". The task keeps running on the gateway: fetch it later with ` +
+					`the Video node's "Get Task" or "Wait for Task" operation and Task ID ${taskId}, or raise the Wait Timeout.`,
+				task: { taskId, status: task.status ?? null, state, timedOut: true },
+			});
+		}
+		await run.idle(async () =>
+			await cancellableSleep(ctx, Math.min(settings.pollIntervalMs, left), run.signal, itemIndex),
+		);
+	}
+}
+
+export function taskFailedError(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	taskId: string,
+	task: IDataObject,
+): NodeOperationError {
+	const reason = failureReason(task);
+	return taskError(ctx, `The gateway reports task ${taskId} as failed${reason ? `: ${reason}` : ''}`, {
+		itemIndex,
+		description: reason
+			? 'Change the prompt or inputs the reason points at, then run the node again.'
+			: 'The gateway gave no reason. Try again, or check the task on the gateway.',
+		task: { taskId, status: task.status ?? null, state: 'failed', failReason: reason ?? null },
+	});
+}
+
+export function formatDuration(ms: number): string {
+	if (ms % 3_600_000 === 0) return `${ms / 3_600_000} h`;
+	if (ms % 60_000 === 0) return `${ms / 60_000} min`;
+	return `${Math.round(ms / 100) / 10} s`;
+}
+
+/** The output item of a video task: raw fields kept, normalised ones added. */
+export function videoTaskJson(task: VideoTask, taskId?: string): IDataObject {
+	const state: TaskState = normaliseStatus(task.status);
+	const json: IDataObject = { ...task, taskId: task.id ?? taskId, state, status: task.status };
+	if (state === 'failed') json.failReason = failureReason(task) ?? null;
+	if (isFinalState(state) || task.video) json.video = task.video ?? null;
+	return json;
+}
+
+/** Output item of a finished task, with the video downloaded when the user asked for it. */
+export async function finishedVideoItem(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	task: VideoTask,
+	taskId: string,
+): Promise<INodeExecutionData> {
+	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const item: INodeExecutionData = { json: videoTaskJson(task, taskId) };
+	if (options.download === true) {
+		const field = String(options.binaryPropertyName ?? 'data').trim() || 'data';
+		const url = typeof task.video?.url === 'string' ? task.video.url : '';
+		item.binary = {
+			[field]: await downloadToBinary(ctx, url, {
+				itemIndex,
+				fileNameBase: `video-${taskId}`,
+				defaultMimeType: 'video/mp4',
+				expectedPrefix: 'video/',
+			}),
+		};
+	}
+	return item;
+}

@@ -1,0 +1,172 @@
+/**
+ * What every operation that creates a video task shares: the model tier, the Callback URL, the
+ * completion mode and its settings, and what happens after the task was created.
+ */
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import type { ZodType, ZodTypeDef } from 'zod';
+
+import { downloadOptions, optionsCollection } from './options';
+import type { ItemRun } from './router';
+import { VIDEO_MODELS } from './schemas';
+import {
+	assertTaskId,
+	finishedVideoItem,
+	type PollSettings,
+	type VideoTask,
+	videoTaskJson,
+	waitForVideoTask,
+} from './tasks';
+import { gatewayRequest } from './transport';
+import { compact, type FieldLabels, numberParameter, stringParameter, validateBody } from './validation';
+
+export type CompletionMode = 'returnTask' | 'poll';
+
+export const VIDEO_FIELD_LABELS: FieldLabels = {
+	model: 'Quality Tier',
+	prompt: 'Prompt',
+	aspect_ratio: 'Aspect Ratio',
+	size: 'Size',
+	duration: 'Duration',
+	image_url: 'Reference Image',
+	storyboard: 'Scene',
+	'storyboard.prompt': 'Prompt',
+	'storyboard.duration': 'Duration',
+	notifyHook: 'Callback URL',
+};
+
+
+export function modelTierProperty(operations: string[]): INodeProperties {
+	return {
+		displayName: 'Quality Tier',
+		name: 'model',
+		type: 'options',
+		options: [
+			{ name: 'Standard', value: VIDEO_MODELS[0], description: 'Model vidmodel: faster and cheaper' },
+			{ name: 'Pro', value: VIDEO_MODELS[1], description: 'Model vidmodel-pro: higher quality, takes longer' },
+		],
+		default: VIDEO_MODELS[0],
+		displayOptions: { show: { operation: operations } },
+	};
+}
+
+export function callbackUrlProperty(operations: string[]): INodeProperties {
+	return {
+		displayName: 'Callback URL',
+		name: 'callbackUrl',
+		type: 'string',
+		default: '',
+		placeholder: 'https://your-n8n.example.com/webhook/…/media-gateway',
+		displayOptions: { show: { operation: operations } },
+		hint: 'Optional. Paste the Production URL of a Media Gateway Trigger node to start a workflow on every status change of this task.',
+		description:
+			'Sent to the gateway as notifyHook. Use the trigger\'s Production URL, not its Test URL: the test URL only listens while the editor waits, and a video may finish minutes later.',
+	};
+}
+
+export function completionProperties(operations: string[]): INodeProperties[] {
+	const show = { operation: operations };
+	return [
+		{
+			displayName: 'Completion',
+			name: 'completion',
+			type: 'options',
+			options: [
+				{
+					name: 'Return Task at Once',
+					value: 'returnTask',
+					description:
+						'Output the task ID and status right away. Pair it with a Media Gateway Trigger (Callback URL) or a later Get Task.',
+				},
+				{
+					name: 'Wait Until Done',
+					value: 'poll',
+					description: 'Ask the gateway for the task status every Poll Interval until the video is ready',
+				},
+			],
+			default: 'poll',
+			displayOptions: { show },
+		},
+		...pollSettingsProperties({ ...show, completion: ['poll'] }),
+		optionsCollection(operations, downloadOptions('Video', false), { completion: ['poll'] }),
+		optionsCollection(operations, [], { completion: ['returnTask'] }),
+	];
+}
+
+export function pollSettingsProperties(show: Record<string, string[]>): INodeProperties[] {
+	return [
+		{
+			displayName: 'Poll Interval (Seconds)',
+			name: 'pollIntervalSeconds',
+			type: 'number',
+			typeOptions: { minValue: 0.1, numberPrecision: 1 },
+			default: 10,
+			displayOptions: { show },
+			description: 'How long to wait between two status requests',
+		},
+		{
+			displayName: 'Wait Timeout (Minutes)',
+			name: 'waitTimeoutMinutes',
+			type: 'number',
+			typeOptions: { minValue: 0.01, numberPrecision: 2 },
+			default: 15,
+			displayOptions: { show },
+			description:
+				'Give up waiting after this long. The task keeps running on the gateway; the error names its ID so you can fetch it later.',
+		},
+	];
+}
+
+export function readPollSettings(ctx: IExecuteFunctions, itemIndex: number): PollSettings {
+	const interval = numberParameter(ctx, 'pollIntervalSeconds', itemIndex, 'Poll Interval (Seconds)') ?? 10;
+	const timeout = numberParameter(ctx, 'waitTimeoutMinutes', itemIndex, 'Wait Timeout (Minutes)') ?? 15;
+	if (interval < 0.1) {
+		throw new NodeOperationError(ctx.getNode(), 'Poll Interval (Seconds) must be at least 0.1', {
+			itemIndex,
+			description: `Got ${interval}. A few seconds is usual; polling faster only costs requests.`,
+		});
+	}
+	if (timeout <= 0) {
+		throw new NodeOperationError(ctx.getNode(), 'Wait Timeout (Minutes) must be greater than 0', {
+			itemIndex,
+			description: `Got ${timeout}. Videos usually take minutes; pro quality and storyboards take longer.`,
+		});
+	}
+	return { pollIntervalMs: Math.round(interval * 1000), timeoutMs: Math.round(timeout * 60_000) };
+}
+
+export function readCallbackUrl(ctx: IExecuteFunctions, itemIndex: number): string {
+	return stringParameter(ctx, 'callbackUrl', itemIndex, 'Callback URL');
+}
+
+/** After creation: return the task, or wait for it and return the finished video. */
+export async function completeVideoTask(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	run: ItemRun,
+	created: VideoTask,
+): Promise<INodeExecutionData[]> {
+	const taskId = assertTaskId(ctx, created.id, itemIndex, 'The task ID the gateway returned');
+	const mode = ctx.getNodeParameter('completion', itemIndex, 'poll') as CompletionMode;
+	if (mode === 'returnTask') return [{ json: videoTaskJson(created, taskId) }];
+	if (mode !== 'poll') {
+		throw new NodeOperationError(ctx.getNode(), `Completion "${String(mode)}" is not supported`, {
+			itemIndex,
+			description: 'Choose Return Task at Once or Wait Until Done.',
+		});
+	}
+	const task = await waitForVideoTask(ctx, itemIndex, taskId, readPollSettings(ctx, itemIndex), run);
+	return [await finishedVideoItem(ctx, itemIndex, task, taskId)];
+}
+
+/** The one path every video-creating operation takes: validate, create, then complete. */
+export async function createVideoTask(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	run: ItemRun,
+	request: { path: string; schema: ZodType<IDataObject, ZodTypeDef, unknown>; body: IDataObject },
+): Promise<INodeExecutionData[]> {
+	const body = validateBody(ctx, request.schema, compact(request.body), itemIndex, VIDEO_FIELD_LABELS);
+	const created = await gatewayRequest<VideoTask>(ctx, { method: 'POST', path: request.path, body, itemIndex });
+	return await completeVideoTask(ctx, itemIndex, run, created);
+}
