@@ -4,6 +4,6 @@ module.exports = {
 	roots: ['<rootDir>/test'],
 	testMatch: ['**/*.test.ts', '**/*.test.js'],
 	testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/e2e/'],
-	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json', isolatedModules: true }] },
+	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }] },
 	testTimeout: 30000,
 };

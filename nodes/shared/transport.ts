@@ -242,28 +242,27 @@ function connectionError(
 	const host = safeHost(credentials.baseUrl);
 	let message: string;
 	let description: string;
+	// n8n replaces a message that contains an error code (ECONNREFUSED, ...) with a generic text,
+	// so the code goes into the description, where it helps whoever debugs the network.
+	const detail = code ? ` (${code})` : '';
 	if (NOT_SENT_CODES.has(code)) {
-		message = `Could not reach the gateway at ${host} (${code})`;
+		message = `Could not reach the gateway at ${host}`;
 		description =
-			'Check the Base URL in the Media Gateway API credential and that this n8n instance can reach it (DNS, firewall, proxy).';
+			`Nothing was sent${detail}. Check the Base URL in the Media Gateway API credential and that this n8n instance can reach it (DNS, firewall, proxy).`;
 	} else if (code === 'ETIMEDOUT' || code === 'ECONNABORTED' || code === 'ESOCKETTIMEDOUT') {
-		message = `The gateway did not answer ${describeRequest(request)} in time (${code})`;
+		message = `The gateway did not answer ${describeRequest(request)} in time`;
 		description =
 			request.method === 'POST'
-				? 'The request was not repeated automatically, because the gateway may already have started a task for it. Check the gateway for a new task before running again.'
-				: 'Try again later.';
+				? `Timed out${detail}. The request was not repeated automatically, because the gateway may already have started a task for it. Check the gateway for a new task before running again.`
+				: `Timed out${detail}. Try again later.`;
 	} else {
-		message = `The connection to the gateway failed during ${describeRequest(request)}${code ? ` (${code})` : ''}`;
+		message = `The connection to the gateway failed during ${describeRequest(request)}`;
 		description =
 			request.method === 'POST'
-				? 'The request was not repeated automatically, because the gateway may already have received it. Check the gateway for a new task before running again.'
-				: 'Try again later.';
+				? `Connection lost${detail}. The request was not repeated automatically, because the gateway may already have received it. Check the gateway for a new task before running again.`
+				: `Connection lost${detail}. Try again later.`;
 	}
-	return new NodeApiError(
-		ctx.getNode(),
-		{ message: raw ?? 'connection failed', code },
-		{ message, description, itemIndex },
-	);
+	return new NodeApiError(ctx.getNode(), { message: raw ?? 'connection failed' }, { message, description, itemIndex });
 }
 
 function safeHost(baseUrl: string): string {

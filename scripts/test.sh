@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# The project's one test command (README, CI): build, lint, unit and integration tests against the
+# in-repo gateway simulator, then end-to-end tests in a real n8n with the package installed the way
+# n8n installs community packages.
+set -euo pipefail
+source "$(dirname "$0")/toolchain.sh"
+cd "$REPO_DIR"
+
+echo "== build"; npm run --silent build
+echo "== lint"; npm run --silent lint
+echo "== unit and integration tests"; npx jest --ci
+echo "== real n8n"; bash tools/n8n-host/install.sh
+echo "== end-to-end tests in n8n"; npx jest --ci -c jest.e2e.config.js --runInBand
