@@ -4,19 +4,24 @@ import type {
 	INodeProperties,
 	INodeType,
 	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { type ItemRun, routeItems } from '../shared/router';
+import { callbackWaitWebhook, callbackWaitWebhookMethods, callbackWaitWebhooks } from '../shared/callbackWait';
 import { videoCreateSchema } from '../shared/schemas';
 import { stringParameter } from '../shared/validation';
 import {
 	callbackUrlProperty,
 	completionProperties,
-	createVideoTask,
+	executeVideoNode,
 	modelTierProperty,
 	readCallbackUrl,
+	type VideoRequest,
+	videoCreateExecutor,
 } from '../shared/videoCompletion';
+import type { ResultOptions } from '../shared/tasks';
 import { readScenes, sceneProperties } from './scenes';
 
 const operations = ['create'];
@@ -52,17 +57,18 @@ const properties: INodeProperties[] = [
 	...completionProperties(operations),
 ];
 
-async function create(this: IExecuteFunctions, itemIndex: number, run: ItemRun): Promise<INodeExecutionData[]> {
-	return await createVideoTask(this, itemIndex, run, {
+/** The request that creates this item's storyboard task. */
+async function build(ctx: IExecuteFunctions, itemIndex: number): Promise<VideoRequest> {
+	return {
 		path: '/v1/videos',
 		schema: videoCreateSchema,
 		body: {
-			model: stringParameter(this, 'model', itemIndex, 'Quality Tier'),
-			size: stringParameter(this, 'size', itemIndex, 'Size'),
-			storyboard: readScenes(this, itemIndex) as never,
-			notifyHook: readCallbackUrl(this, itemIndex),
+			model: stringParameter(ctx, 'model', itemIndex, 'Quality Tier'),
+			size: stringParameter(ctx, 'size', itemIndex, 'Size'),
+			storyboard: readScenes(ctx, itemIndex) as never,
+			notifyHook: readCallbackUrl(ctx, itemIndex),
 		},
-	});
+	};
 }
 
 export class MediaGatewayStoryboard implements INodeType {
@@ -79,10 +85,18 @@ export class MediaGatewayStoryboard implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'mediaGatewayApi', required: true }],
+		webhooks: callbackWaitWebhooks,
 		properties,
 	};
 
+	webhookMethods = callbackWaitWebhookMethods;
+
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await routeItems.call(this, { create });
+		return await executeVideoNode.call(this, { create: videoCreateExecutor(build) }, { create: build });
+	}
+
+	/** Receives the gateway's callbacks while an execution waits (Completion → Wait for Callback). */
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await callbackWaitWebhook(this, this.getNodeParameter('options', {}) as ResultOptions);
 	}
 }

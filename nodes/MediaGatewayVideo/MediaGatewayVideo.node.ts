@@ -1,8 +1,17 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { routeItems } from '../shared/router';
-import { operations, properties } from './actions';
+import { callbackWaitWebhook, callbackWaitWebhookMethods, callbackWaitWebhooks } from '../shared/callbackWait';
+import type { ResultOptions } from '../shared/tasks';
+import { executeVideoNode } from '../shared/videoCompletion';
+import { operations, properties, requestBuilders } from './actions';
 
 export class MediaGatewayVideo implements INodeType {
 	description: INodeTypeDescription = {
@@ -18,10 +27,18 @@ export class MediaGatewayVideo implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'mediaGatewayApi', required: true }],
+		webhooks: callbackWaitWebhooks,
 		properties,
 	};
 
+	webhookMethods = callbackWaitWebhookMethods;
+
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await routeItems.call(this, operations);
+		return await executeVideoNode.call(this, operations, requestBuilders);
+	}
+
+	/** Receives the gateway's callbacks while an execution waits (Completion → Wait for Callback). */
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await callbackWaitWebhook(this, this.getNodeParameter('options', {}) as ResultOptions);
 	}
 }

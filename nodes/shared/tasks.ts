@@ -2,14 +2,14 @@
  * One way to wait for a gateway task: poll `GET /v1/videos/{id}` until its normalised state is
  * final, sleeping between polls with the item's concurrency slot handed to other items.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { downloadToBinary } from './binary';
 import type { ItemRun } from './router';
 import { cancellableSleep } from './sleep';
 import { isFinalState, normaliseStatus, type TaskState } from './status';
-import { gatewayMessage, gatewayRequest } from './transport';
+import { type GatewayContext, gatewayMessage, gatewayRequest } from './transport';
 
 export interface VideoTask extends IDataObject {
 	id?: string;
@@ -24,7 +24,7 @@ export interface PollSettings {
 
 /** An n8n error that carries the task, so "Continue On Fail" can output it beside the message. */
 export function taskError(
-	ctx: IExecuteFunctions,
+	ctx: GatewayContext,
 	message: string,
 	options: { itemIndex: number; description: string; task: IDataObject },
 ): NodeOperationError {
@@ -49,7 +49,7 @@ export function failureReason(task: IDataObject): string | undefined {
 }
 
 export async function fetchVideoTask(
-	ctx: IExecuteFunctions,
+	ctx: GatewayContext,
 	itemIndex: number,
 	taskId: string,
 ): Promise<VideoTask> {
@@ -101,12 +101,13 @@ export async function waitForVideoTask(
 }
 
 export function taskFailedError(
-	ctx: IExecuteFunctions,
+	ctx: GatewayContext,
 	itemIndex: number,
 	taskId: string,
 	task: IDataObject,
+	reasonGiven?: string | null,
 ): NodeOperationError {
-	const reason = failureReason(task);
+	const reason = reasonGiven || failureReason(task);
 	return taskError(ctx, `The gateway reports task ${taskId} as failed${reason ? `: ${reason}` : ''}`, {
 		itemIndex,
 		description: reason
@@ -131,14 +132,24 @@ export function videoTaskJson(task: VideoTask, taskId?: string): IDataObject {
 	return json;
 }
 
+/** The "Options" of an operation as far as a finished task is concerned. */
+export interface ResultOptions {
+	download?: boolean;
+	binaryPropertyName?: string;
+}
+
+export function resultOptions(ctx: IExecuteFunctions, itemIndex: number): ResultOptions {
+	return ctx.getNodeParameter('options', itemIndex, {}) as ResultOptions;
+}
+
 /** Output item of a finished task, with the video downloaded when the user asked for it. */
 export async function finishedVideoItem(
-	ctx: IExecuteFunctions,
+	ctx: IExecuteFunctions | IWebhookFunctions,
 	itemIndex: number,
 	task: VideoTask,
 	taskId: string,
+	options: ResultOptions,
 ): Promise<INodeExecutionData> {
-	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const item: INodeExecutionData = { json: videoTaskJson(task, taskId) };
 	if (options.download === true) {
 		const field = String(options.binaryPropertyName ?? 'data').trim() || 'data';

@@ -6,12 +6,14 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError } from 'n8n-workflow';
 import type { ZodType, ZodTypeDef } from 'zod';
 
+import { callbackModeNotice, startCallbackWait, waitLimitProperty } from './callbackWait';
 import { downloadOptions, optionsCollection } from './options';
-import type { ItemRun } from './router';
+import { type ItemRun, type OperationExecutor, routeItems } from './router';
 import { VIDEO_MODELS } from './schemas';
 import {
 	assertTaskId,
 	finishedVideoItem,
+	resultOptions,
 	type PollSettings,
 	type VideoTask,
 	videoTaskJson,
@@ -20,7 +22,7 @@ import {
 import { gatewayRequest } from './transport';
 import { compact, type FieldLabels, numberParameter, stringParameter, validateBody } from './validation';
 
-export type CompletionMode = 'returnTask' | 'poll';
+export type CompletionMode = 'returnTask' | 'poll' | 'callback';
 
 export const VIDEO_FIELD_LABELS: FieldLabels = {
 	model: 'Quality Tier',
@@ -57,7 +59,8 @@ export function callbackUrlProperty(operations: string[]): INodeProperties {
 		type: 'string',
 		default: '',
 		placeholder: 'https://your-n8n.example.com/webhook/…/media-gateway',
-		displayOptions: { show: { operation: operations } },
+		// In "Wait for Callback" the node sends its own resume URL instead.
+		displayOptions: { show: { operation: operations }, hide: { completion: ['callback'] } },
 		hint: 'Optional. Paste the Production URL of a Media Gateway Trigger node to start a workflow on every status change of this task.',
 		description:
 			'Sent to the gateway as notifyHook. Use the trigger\'s Production URL, not its Test URL: the test URL only listens while the editor waits, and a video may finish minutes later.',
@@ -83,12 +86,20 @@ export function completionProperties(operations: string[]): INodeProperties[] {
 					value: 'poll',
 					description: 'Ask the gateway for the task status every Poll Interval until the video is ready',
 				},
+				{
+					name: 'Wait for Callback',
+					value: 'callback',
+					description:
+						'Pause the execution until the gateway reports the task finished; holds no worker while the video renders. One item per execution.',
+				},
 			],
 			default: 'poll',
 			displayOptions: { show },
 		},
 		...pollSettingsProperties({ ...show, completion: ['poll'] }),
-		optionsCollection(operations, downloadOptions('Video', false), { completion: ['poll'] }),
+		callbackModeNotice({ ...show, completion: ['callback'] }),
+		waitLimitProperty({ ...show, completion: ['callback'] }),
+		optionsCollection(operations, downloadOptions('Video', false), { completion: ['poll', 'callback'] }),
 		optionsCollection(operations, [], { completion: ['returnTask'] }),
 	];
 }
@@ -150,23 +161,63 @@ export async function completeVideoTask(
 	const mode = ctx.getNodeParameter('completion', itemIndex, 'poll') as CompletionMode;
 	if (mode === 'returnTask') return [{ json: videoTaskJson(created, taskId) }];
 	if (mode !== 'poll') {
-		throw new NodeOperationError(ctx.getNode(), `Completion "${String(mode)}" is not supported`, {
+		throw new NodeOperationError(ctx.getNode(), `Completion "${String(mode)}" is not supported here`, {
 			itemIndex,
-			description: 'Choose Return Task at Once or Wait Until Done.',
+			description: 'Choose Return Task at Once, Wait Until Done or Wait for Callback.',
 		});
 	}
 	const task = await waitForVideoTask(ctx, itemIndex, taskId, readPollSettings(ctx, itemIndex), run);
-	return [await finishedVideoItem(ctx, itemIndex, task, taskId)];
+	return [await finishedVideoItem(ctx, itemIndex, task, taskId, resultOptions(ctx, itemIndex))];
 }
 
-/** The one path every video-creating operation takes: validate, create, then complete. */
-export async function createVideoTask(
+export interface VideoRequest {
+	path: string;
+	schema: ZodType<IDataObject, ZodTypeDef, unknown>;
+	body: IDataObject;
+}
+
+/** Reads one item's parameters into the request that creates its task. */
+export type VideoRequestBuilder = (ctx: IExecuteFunctions, itemIndex: number) => Promise<VideoRequest>;
+
+/** Validates the body and creates the task: the one way every video-creating operation sends. */
+export async function sendVideoRequest(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
-	run: ItemRun,
-	request: { path: string; schema: ZodType<IDataObject, ZodTypeDef, unknown>; body: IDataObject },
-): Promise<INodeExecutionData[]> {
+	request: VideoRequest,
+): Promise<VideoTask> {
 	const body = validateBody(ctx, request.schema, compact(request.body), itemIndex, VIDEO_FIELD_LABELS);
-	const created = await gatewayRequest<VideoTask>(ctx, { method: 'POST', path: request.path, body, itemIndex });
-	return await completeVideoTask(ctx, itemIndex, run, created);
+	return await gatewayRequest<VideoTask>(ctx, { method: 'POST', path: request.path, body, itemIndex });
+}
+
+/** An operation executor that creates the task and completes it as the user chose. */
+export function videoCreateExecutor(build: VideoRequestBuilder): OperationExecutor {
+	return async function (this: IExecuteFunctions, itemIndex: number, run: ItemRun) {
+		const created = await sendVideoRequest(this, itemIndex, await build(this, itemIndex));
+		return await completeVideoTask(this, itemIndex, run, created);
+	};
+}
+
+/**
+ * The execute() of every node that creates video tasks. "Wait for Callback" parks the whole
+ * execution, so it cannot run inside the per-item router; every other mode goes through it.
+ */
+export async function executeVideoNode(
+	this: IExecuteFunctions,
+	operations: Record<string, OperationExecutor>,
+	builders: Record<string, VideoRequestBuilder>,
+): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData();
+	const operation = this.getNodeParameter('operation', 0) as string;
+	const build = builders[operation];
+	if (items.length > 0 && build && this.getNodeParameter('completion', 0, 'poll') === 'callback') {
+		return await startCallbackWait(
+			this,
+			async (itemIndex, notifyHook) => {
+				const request = await build(this, itemIndex);
+				return await sendVideoRequest(this, itemIndex, { ...request, body: { ...request.body, notifyHook } });
+			},
+			resultOptions(this, 0),
+		);
+	}
+	return await routeItems.call(this, operations);
 }

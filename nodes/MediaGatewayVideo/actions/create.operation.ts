@@ -1,15 +1,15 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { imageInputProperties, readImageInput } from '../../shared/binary';
-import type { ItemRun } from '../../shared/router';
 import { videoCreateSchema } from '../../shared/schemas';
 import { numberParameter, stringParameter } from '../../shared/validation';
 import {
 	callbackUrlProperty,
 	completionProperties,
-	createVideoTask,
 	modelTierProperty,
 	readCallbackUrl,
+	type VideoRequest,
+	videoCreateExecutor,
 } from '../../shared/videoCompletion';
 
 const operations = ['create'];
@@ -58,21 +58,20 @@ export const properties: INodeProperties[] = [
 	...completionProperties(operations),
 ];
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	run: ItemRun,
-): Promise<INodeExecutionData[]> {
-	return await createVideoTask(this, itemIndex, run, {
+/** The request that creates this item's task. */
+export async function build(ctx: IExecuteFunctions, itemIndex: number): Promise<VideoRequest> {
+	return {
 		path: '/v1/videos',
 		schema: videoCreateSchema,
 		body: {
-			model: stringParameter(this, 'model', itemIndex, 'Quality Tier'),
-			prompt: stringParameter(this, 'prompt', itemIndex, 'Prompt'),
-			size: stringParameter(this, 'size', itemIndex, 'Size'),
-			duration: numberParameter(this, 'duration', itemIndex, 'Duration'),
-			image_url: await readImageInput(this, itemIndex, 'referenceImage', 'Reference Image'),
-			notifyHook: readCallbackUrl(this, itemIndex),
+			model: stringParameter(ctx, 'model', itemIndex, 'Quality Tier'),
+			prompt: stringParameter(ctx, 'prompt', itemIndex, 'Prompt'),
+			size: stringParameter(ctx, 'size', itemIndex, 'Size'),
+			duration: numberParameter(ctx, 'duration', itemIndex, 'Duration'),
+			image_url: await readImageInput(ctx, itemIndex, 'referenceImage', 'Reference Image'),
+			notifyHook: readCallbackUrl(ctx, itemIndex),
 		},
-	});
+	};
 }
+
+export const execute = videoCreateExecutor(build);

@@ -1,14 +1,14 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { ItemRun } from '../../shared/router';
 import { videoUnifiedCreateSchema } from '../../shared/schemas';
 import { stringParameter } from '../../shared/validation';
 import {
 	callbackUrlProperty,
 	completionProperties,
-	createVideoTask,
 	modelTierProperty,
 	readCallbackUrl,
+	type VideoRequest,
+	videoCreateExecutor,
 } from '../../shared/videoCompletion';
 
 const operations = ['createUnified'];
@@ -45,19 +45,18 @@ export const properties: INodeProperties[] = [
 	...completionProperties(operations),
 ];
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	run: ItemRun,
-): Promise<INodeExecutionData[]> {
-	return await createVideoTask(this, itemIndex, run, {
+/** The request that creates this item's task. */
+export async function build(ctx: IExecuteFunctions, itemIndex: number): Promise<VideoRequest> {
+	return {
 		path: '/v1/video/create',
 		schema: videoUnifiedCreateSchema,
 		body: {
-			model: stringParameter(this, 'model', itemIndex, 'Quality Tier'),
-			prompt: stringParameter(this, 'prompt', itemIndex, 'Prompt'),
-			aspect_ratio: stringParameter(this, 'aspectRatio', itemIndex, 'Aspect Ratio'),
-			notifyHook: readCallbackUrl(this, itemIndex),
+			model: stringParameter(ctx, 'model', itemIndex, 'Quality Tier'),
+			prompt: stringParameter(ctx, 'prompt', itemIndex, 'Prompt'),
+			aspect_ratio: stringParameter(ctx, 'aspectRatio', itemIndex, 'Aspect Ratio'),
+			notifyHook: readCallbackUrl(ctx, itemIndex),
 		},
-	});
+	};
 }
+
+export const execute = videoCreateExecutor(build);

@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { OperationExecutor } from '../../shared/router';
+import type { VideoRequestBuilder } from '../../shared/videoCompletion';
 import * as create from './create.operation';
 import * as createUnified from './createUnified.operation';
 import * as get from './get.operation';
@@ -40,6 +41,12 @@ export const operations: Record<string, OperationExecutor> = {
 	createUnified: createUnified.execute,
 	get: get.execute,
 	wait: wait.execute,
+};
+
+/** Operations that create a task, and so support Completion → Wait for Callback. */
+export const requestBuilders: Record<string, VideoRequestBuilder> = {
+	create: create.build,
+	createUnified: createUnified.build,
 };
 
 export const properties: INodeProperties[] = [

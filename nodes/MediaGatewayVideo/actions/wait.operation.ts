@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import { downloadOptions, optionsCollection } from '../../shared/options';
 import type { ItemRun } from '../../shared/router';
-import { assertTaskId, finishedVideoItem, waitForVideoTask } from '../../shared/tasks';
+import { assertTaskId, finishedVideoItem, resultOptions, waitForVideoTask } from '../../shared/tasks';
 import { pollSettingsProperties, readPollSettings } from '../../shared/videoCompletion';
 import { taskIdProperty } from './taskId';
 
@@ -19,5 +19,5 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const taskId = assertTaskId(this, this.getNodeParameter('taskId', itemIndex), itemIndex);
 	const task = await waitForVideoTask(this, itemIndex, taskId, readPollSettings(this, itemIndex), run);
-	return [await finishedVideoItem(this, itemIndex, task, taskId)];
+	return [await finishedVideoItem(this, itemIndex, task, taskId, resultOptions(this, itemIndex))];
 }
