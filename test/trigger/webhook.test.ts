@@ -1,0 +1,420 @@
+import { NodeHelpers, ObservableObject, Workflow } from 'n8n-workflow';
+import type { IDataObject, INode, INodeParameters, INodeType, INodeTypes } from 'n8n-workflow';
+
+import { answerLikeN8n, callWebhook, hookContext, NODE, realExtractorAvailable, trigger, webhookContext } from './fakes';
+import type { FakeRequest } from './fakes';
+import { cpuMs } from './timing';
+import { imageInProgress, imageSuccess, musicComplete, videoProcessing, videoSuccess } from './samples';
+
+async function answer(request: FakeRequest, options: { parameters?: IDataObject; staticData?: IDataObject } = {}) {
+	const call = await callWebhook(request, options);
+	return { ...answerLikeN8n(call.result, call.res), result: call.result, staticData: call.staticData };
+}
+
+describe('description', () => {
+	const d = trigger.description;
+
+	it('follows n8n trigger conventions', () => {
+		expect(d.name).toBe('mediaGatewayTrigger');
+		expect(d.displayName).toBe('Media Gateway Trigger');
+		expect(d.group).toEqual(['trigger']);
+		expect(d.inputs).toEqual([]);
+		expect(d.outputs).toEqual(['main']);
+		expect(d.icon).toEqual({ light: 'file:mediaGatewayTrigger.svg', dark: 'file:mediaGatewayTrigger.dark.svg' });
+		expect(d.subtitle).toBeTruthy();
+		expect(d.eventTriggerDescription).toBeTruthy();
+		expect(d.activationMessage).toMatch(/Production URL/);
+		expect(d.usableAsTool).toBeUndefined();
+		// Callbacks are not signed by the gateway: the API credential has nothing to check them with.
+		expect(d.credentials).toBeUndefined();
+	});
+
+	it('declares one POST webhook answered on receipt with the node\'s own body', () => {
+		expect(d.webhooks).toEqual([
+			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: '', path: 'webhook' },
+		]);
+	});
+
+	it('tells the user to paste the Production URL and why the Test URL will not do', () => {
+		const notice = d.properties.find((p) => p.type === 'notice');
+		expect(notice?.displayName).toMatch(/Production URL/);
+		expect(notice?.displayName).toMatch(/Callback URL/);
+		expect(notice?.displayName).toMatch(/notifyHook/);
+		expect(notice?.displayName).toMatch(/Test URL[^.]*only listens/);
+		expect(notice?.displayName).toMatch(/minutes later/);
+	});
+
+	it('keeps the secret in a password field', () => {
+		const secret = d.properties.find((p) => p.name === 'secretToken');
+		expect(secret?.typeOptions?.password).toBe(true);
+	});
+
+	it('has n8n-resolvable defaults for every parameter', () => {
+		const resolved = NodeHelpers.getNodeParameters(d.properties, {}, true, false, null, d);
+		expect(resolved).toMatchObject({
+			kinds: ['image', 'video', 'music'],
+			finalOnly: true,
+			taskIds: '',
+			ignoreDuplicates: true,
+			authentication: 'none',
+			options: {},
+		});
+	});
+});
+
+describe('answering accepted callbacks', () => {
+	it.each([
+		['image', imageSuccess()],
+		['video', videoSuccess()],
+		['music', musicComplete()],
+	])('starts one execution for a final %s callback and answers 200 {"received":true}', async (kind, body) => {
+		const a = await answer({ body });
+		expect(a.status).toBe(200);
+		expect(a.body).toEqual({ received: true });
+		expect(a.executionStarted).toBe(true);
+		expect(a.result.workflowData).toHaveLength(1);
+		expect(a.result.workflowData![0]).toHaveLength(1);
+		const json = a.result.workflowData![0][0].json;
+		expect(json.kind).toBe(kind);
+		expect(json.state).toBe('succeeded');
+		expect(json.payload).toEqual(body);
+	});
+
+	it('never lets n8n answer with the literal text "firstEntryJson"', async () => {
+		const a = await answer({ body: videoSuccess() });
+		expect(a.body).not.toBe('firstEntryJson');
+		expect(JSON.stringify(a.body)).toBe('{"received":true}');
+	});
+
+	(realExtractorAvailable ? it : it.skip)('uses the installed n8n 2.41.1 answer extractor', () => {
+		// Guard for answerLikeN8n: with its default responseData n8n would send the literal text.
+		const { extractWebhookOnReceivedResponse } = jest.requireActual(
+			'../../.cache/n8n/node_modules/n8n/dist/webhooks/webhook-on-received-response-extractor.js',
+		) as { extractWebhookOnReceivedResponse: (r: unknown, d: unknown) => unknown };
+		expect(extractWebhookOnReceivedResponse('firstEntryJson', { webhookResponse: { received: true } })).toBe(
+			'firstEntryJson',
+		);
+		expect(extractWebhookOnReceivedResponse('', { webhookResponse: { received: true } })).toEqual({
+			received: true,
+		});
+	});
+
+	it('does not write to the response itself when it starts an execution', async () => {
+		const call = await callWebhook({ body: imageSuccess() });
+		expect(call.res.headersSent).toBe(false);
+		expect(call.result.noWebhookResponse).toBeUndefined();
+	});
+});
+
+describe('filters', () => {
+	it('ignores kinds that are not selected with 200 and no execution', async () => {
+		const a = await answer({ body: videoSuccess() }, { parameters: { kinds: ['image', 'music'] } });
+		expect(a).toMatchObject({ status: 200, executionStarted: false });
+		expect(a.body).toEqual({ received: true, ignored: 'kind video is not selected' });
+		expect(a.result.workflowData).toBeUndefined();
+	});
+
+	it('accepts every kind when the selection is empty', async () => {
+		expect((await answer({ body: musicComplete() }, { parameters: { kinds: [] } })).executionStarted).toBe(true);
+	});
+
+	it('ignores progress callbacks when Final Statuses Only is on (default)', async () => {
+		for (const body of [imageInProgress(), videoProcessing(), { ...imageSuccess(), status: 'NOT_START' }]) {
+			const a = await answer({ body });
+			expect(a.body).toEqual({ received: true, ignored: 'status is not final' });
+			expect(a.executionStarted).toBe(false);
+		}
+		const unknownWord = await answer({ body: { ...videoSuccess(), status: 'rendering' } });
+		expect(unknownWord.executionStarted).toBe(false);
+	});
+
+	it('passes failures as final', async () => {
+		const a = await answer({ body: { ...imageSuccess(), status: 'FAILURE', failReason: 'nsfw' } });
+		expect(a.executionStarted).toBe(true);
+		expect(a.result.workflowData![0][0].json.failReason).toBe('nsfw');
+	});
+
+	it('passes progress callbacks when Final Statuses Only is off', async () => {
+		const a = await answer({ body: imageInProgress() }, { parameters: { finalOnly: false } });
+		expect(a.executionStarted).toBe(true);
+		expect(a.result.workflowData![0][0].json).toMatchObject({ state: 'running', progress: 45 });
+	});
+
+	it('filters by task id (comma-separated list)', async () => {
+		const parameters = { taskIds: ' other-task , vid-task-1 ' };
+		expect((await answer({ body: videoSuccess() }, { parameters })).executionStarted).toBe(true);
+		const ignored = await answer({ body: musicComplete() }, { parameters });
+		expect(ignored.body).toEqual({ received: true, ignored: 'task id is not in the Task ID Filter' });
+		expect(ignored.executionStarted).toBe(false);
+	});
+});
+
+describe('authentication', () => {
+	const SECRET = 'b1e7c0b8-5a2f-4e7e-9d0c-token';
+	const query = { authentication: 'queryToken', secretToken: SECRET };
+	const header = { authentication: 'headerToken', secretToken: SECRET };
+
+	it.each([
+		['query, missing', query, {}, 401, 'missing callback token'],
+		['query, wrong', query, { query: { token: 'nope' } }, 401, 'invalid callback token'],
+		['query, repeated', query, { query: { token: [SECRET, SECRET] } }, 401, 'invalid callback token'],
+		['query, in a header instead', query, { headers: { 'X-Callback-Token': SECRET } }, 401, 'missing callback token'],
+		['header, missing', header, {}, 401, 'missing callback token'],
+		['header, wrong', header, { headers: { 'X-Callback-Token': `${SECRET}x` } }, 401, 'invalid callback token'],
+		['header, in the query instead', header, { query: { token: SECRET } }, 401, 'missing callback token'],
+	])('answers 401 and starts nothing: %s', async (_label, parameters, request, status, error) => {
+		const a = await answer({ body: imageSuccess(), ...request }, { parameters });
+		expect(a.status).toBe(status);
+		expect(a.body).toEqual({ error });
+		expect(a.executionStarted).toBe(false);
+		expect(a.result).toEqual({ noWebhookResponse: true });
+	});
+
+	it('accepts the right token in the query and in the header', async () => {
+		expect((await answer({ body: imageSuccess(), query: { token: SECRET } }, { parameters: query })).status).toBe(200);
+		const viaHeader = await answer({ body: imageSuccess(), headers: { 'x-callback-token': SECRET } }, { parameters: header });
+		expect(viaHeader).toMatchObject({ status: 200, executionStarted: true });
+	});
+
+	it('uses the configured parameter and header names', async () => {
+		const q = { ...query, queryParameterName: 'sig' };
+		expect((await answer({ body: imageSuccess(), query: { sig: SECRET } }, { parameters: q })).status).toBe(200);
+		expect((await answer({ body: imageSuccess(), query: { token: SECRET } }, { parameters: q })).status).toBe(401);
+		const h = { ...header, headerName: 'X-Gateway-Secret' };
+		expect((await answer({ body: imageSuccess(), headers: { 'X-Gateway-Secret': SECRET } }, { parameters: h })).status).toBe(
+			200,
+		);
+	});
+
+	it('checks the token before the body, so strangers learn nothing about it', async () => {
+		const a = await answer({ body: { nonsense: true } }, { parameters: query });
+		expect(a.status).toBe(401);
+	});
+
+	it('rejects every callback while the secret is empty', async () => {
+		const a = await answer({ body: imageSuccess(), query: { token: '' } }, { parameters: { ...query, secretToken: '' } });
+		expect(a.status).toBe(401);
+	});
+
+	it('never echoes the secret', async () => {
+		const a = await answer({ body: imageSuccess(), query: { token: 'wrong' } }, { parameters: query });
+		expect(JSON.stringify(a.body)).not.toContain(SECRET);
+	});
+});
+
+describe('duplicates', () => {
+	it('answers a repeated callback 200 without a second execution', async () => {
+		const staticData: IDataObject = {};
+		const first = await answer({ body: videoSuccess() }, { staticData });
+		const second = await answer({ body: videoSuccess() }, { staticData });
+		expect(first.executionStarted).toBe(true);
+		expect(second).toMatchObject({ status: 200, executionStarted: false });
+		expect(second.body).toEqual({ received: true, ignored: 'duplicate' });
+	});
+
+	it('treats a new progress value of the same task and status as new', async () => {
+		const staticData: IDataObject = {};
+		const parameters = { finalOnly: false };
+		expect((await answer({ body: imageInProgress() }, { staticData, parameters })).executionStarted).toBe(true);
+		const further = { ...imageInProgress(), progress: '70%' };
+		expect((await answer({ body: further }, { staticData, parameters })).executionStarted).toBe(true);
+		expect((await answer({ body: further }, { staticData, parameters })).executionStarted).toBe(false);
+		expect((await answer({ body: imageSuccess() }, { staticData, parameters })).executionStarted).toBe(true);
+	});
+
+	it('remembers only accepted callbacks', async () => {
+		const staticData: IDataObject = {};
+		await answer({ body: videoProcessing() }, { staticData }); // ignored: not final
+		await answer({ body: { ...videoSuccess(), id: 5 } }, { staticData }); // 400
+		expect(staticData.dedupe).toBeUndefined();
+		await answer({ body: videoSuccess() }, { staticData });
+		expect(Object.keys((staticData.dedupe as { entries: object }).entries)).toHaveLength(1);
+	});
+
+	it('can be switched off', async () => {
+		const staticData: IDataObject = {};
+		const parameters = { ignoreDuplicates: false };
+		expect((await answer({ body: musicComplete() }, { staticData, parameters })).executionStarted).toBe(true);
+		expect((await answer({ body: musicComplete() }, { staticData, parameters })).executionStarted).toBe(true);
+		expect(staticData.dedupe).toBeUndefined();
+	});
+
+	it('honours the memory size option', async () => {
+		const staticData: IDataObject = {};
+		const parameters = { options: { duplicateMemorySize: 2 } };
+		for (const id of ['a', 'b', 'c']) await answer({ body: { ...videoSuccess(), id } }, { staticData, parameters });
+		expect(Object.keys((staticData.dedupe as { entries: object }).entries)).toHaveLength(2);
+		// "a" was evicted, so its retry passes again; "c" is still remembered.
+		expect((await answer({ body: { ...videoSuccess(), id: 'a' } }, { staticData, parameters })).executionStarted).toBe(
+			true,
+		);
+		expect((await answer({ body: { ...videoSuccess(), id: 'c' } }, { staticData, parameters })).executionStarted).toBe(
+			false,
+		);
+	});
+
+	it('honours the memory window option', async () => {
+		const staticData: IDataObject = {};
+		const parameters = { options: { duplicateWindowHours: 1 } };
+		const now = jest.spyOn(Date, 'now');
+		try {
+			now.mockReturnValue(1_700_000_000_000);
+			expect((await answer({ body: videoSuccess() }, { staticData, parameters })).executionStarted).toBe(true);
+			now.mockReturnValue(1_700_000_000_000 + 59 * 60_000);
+			expect((await answer({ body: videoSuccess() }, { staticData, parameters })).executionStarted).toBe(false);
+			now.mockReturnValue(1_700_000_000_000 + 61 * 60_000);
+			expect((await answer({ body: videoSuccess() }, { staticData, parameters })).executionStarted).toBe(true);
+		} finally {
+			now.mockRestore();
+		}
+	});
+});
+
+describe('bad input', () => {
+	it.each([
+		['a string body (text/plain)', 'just text', 'body must be a JSON object'],
+		['an array body', [imageSuccess()], 'body must be a JSON object'],
+		['no body', undefined, 'body must be a JSON object'],
+		['an empty object', {}, 'id: the task id is missing'],
+		['a numeric id', { ...imageSuccess(), id: 7 }, 'id: must be a string, not number'],
+		['an unknown shape', { id: 'x', state: 'done' }, 'unrecognised callback shape: expected an image, video or music task callback'],
+		['a wrong type', { ...videoSuccess(), created_at: 'yesterday' }, 'created_at: must be a number, not string'],
+		['a pollution key', JSON.parse('{"id":"x","status":"SUCCESS","__proto__":{"admin":true}}'), 'forbidden key "__proto__"'],
+	])('answers 400 with a short reason for %s', async (_label, body, error) => {
+		const a = await answer({ body });
+		expect(a.status).toBe(400);
+		expect(a.body).toEqual({ error });
+		expect(a.executionStarted).toBe(false);
+		expect(a.result).toEqual({ noWebhookResponse: true });
+	});
+
+	it('answers 400 quickly for very deep and very wide bodies', async () => {
+		const deep: unknown = JSON.parse(`{"id":"x","status":"SUCCESS","a":${'['.repeat(200_000)}${']'.repeat(200_000)}}`);
+		const wide = { ...imageSuccess(), list: new Array(3_000_000).fill(1) };
+		for (const body of [deep, wide]) {
+			const { ms, result } = await cpuMs(() => answer({ body }));
+			expect(result.status).toBe(400);
+			expect(ms).toBeLessThan(30);
+		}
+	});
+});
+
+describe('static data in a real n8n Workflow object', () => {
+	const nodeTypes: INodeTypes = {
+		getByName: () => trigger as INodeType,
+		getByNameAndVersion: () => trigger as INodeType,
+		getKnownTypes: () => ({}),
+	} as unknown as INodeTypes;
+
+	function workflowWith(staticData: IDataObject, parameters: IDataObject = {}) {
+		const node: INode = { ...NODE, parameters: parameters as INodeParameters };
+		const workflow = new Workflow({ id: 'wf1', nodes: [node], connections: {}, active: true, nodeTypes, staticData });
+		return { workflow, node: workflow.getNode(NODE.name)! };
+	}
+
+	it('marks static data changed after an accepted callback (so n8n saves it) and not after rejections', async () => {
+		const { workflow, node } = workflowWith({});
+		const run = async (request: FakeRequest) => {
+			const { ctx, res } = webhookContext(request, {
+				parameters: node.parameters,
+				staticData: workflow.getStaticData('node', node),
+			});
+			return answerLikeN8n(await trigger.webhook.call(ctx), res);
+		};
+		expect((await run({ body: { id: 7 } })).status).toBe(400);
+		expect((await run({ body: videoProcessing() })).executionStarted).toBe(false);
+		expect(workflow.staticData.__dataChanged).toBe(false);
+		expect((await run({ body: videoSuccess() })).executionStarted).toBe(true);
+		expect(workflow.staticData.__dataChanged).toBe(true);
+
+		// Next request: n8n loads the saved JSON into a new Workflow.
+		const saved = JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject;
+		const next = workflowWith(saved);
+		const { ctx, res } = webhookContext(
+			{ body: videoSuccess() },
+			{ parameters: next.node.parameters, staticData: next.workflow.getStaticData('node', next.node) },
+		);
+		const a = answerLikeN8n(await trigger.webhook.call(ctx), res);
+		expect(a.body).toEqual({ received: true, ignored: 'duplicate' });
+		expect(next.workflow.staticData.__dataChanged).toBe(false);
+	});
+
+	it('receives the declared defaults from n8n', () => {
+		const { node } = workflowWith({});
+		expect(node.parameters).toMatchObject({ kinds: ['image', 'video', 'music'], finalOnly: true, ignoreDuplicates: true });
+	});
+});
+
+describe('webhook lifecycle (checkExists / create / delete)', () => {
+	const methods = trigger.webhookMethods.default;
+
+	it('records the registration on create and finds it afterwards', async () => {
+		const { ctx, staticData } = hookContext({});
+		expect(await methods.checkExists.call(ctx)).toBe(false);
+		expect(await methods.create.call(ctx)).toBe(true);
+		expect(staticData).toMatchObject({
+			registeredUrl: `http://127.0.0.1:5678/webhook/${NODE.webhookId}/webhook`,
+			authentication: 'none',
+			dedupe: { v: 1, entries: {} },
+		});
+		expect(new Date(staticData.registeredAt as string).toISOString()).toBe(staticData.registeredAt);
+		expect(await methods.checkExists.call(ctx)).toBe(true);
+	});
+
+	it('reports a registration for another URL as missing (e.g. the Test URL or a changed base URL)', async () => {
+		const { ctx } = hookContext({ staticData: { registeredUrl: 'http://old.example/webhook/x/webhook' } });
+		expect(await methods.checkExists.call(ctx)).toBe(false);
+	});
+
+	it('keeps the duplicate memory when the registration exists (n8n restart)', async () => {
+		const staticData: IDataObject = {};
+		await methods.create.call(hookContext({ staticData }).ctx);
+		await answer({ body: videoSuccess() }, { staticData });
+		expect(await methods.checkExists.call(hookContext({ staticData }).ctx)).toBe(true);
+		expect((await answer({ body: videoSuccess() }, { staticData })).executionStarted).toBe(false);
+	});
+
+	it('clears the registration and the duplicate memory on delete', async () => {
+		const staticData: IDataObject = { other: 1 };
+		await methods.create.call(hookContext({ staticData }).ctx);
+		await answer({ body: videoSuccess() }, { staticData });
+		expect(await methods.delete.call(hookContext({ staticData }).ctx)).toBe(true);
+		expect(staticData).toEqual({ other: 1 });
+		expect(await methods.checkExists.call(hookContext({ staticData }).ctx)).toBe(false);
+		expect((await answer({ body: videoSuccess() }, { staticData })).executionStarted).toBe(true);
+	});
+
+	it('records the secret mode and refuses to activate with an empty secret', async () => {
+		const withSecret = hookContext({ parameters: { authentication: 'headerToken', secretToken: 'abc123' } });
+		await methods.create.call(withSecret.ctx);
+		expect(withSecret.staticData.authentication).toBe('headerToken');
+		expect(JSON.stringify(withSecret.staticData)).not.toContain('abc123');
+
+		const empty = hookContext({ parameters: { authentication: 'queryToken', secretToken: '' } });
+		await expect(methods.create.call(empty.ctx)).rejects.toThrow('The Secret Token is empty');
+		expect(empty.staticData).toEqual({});
+	});
+
+	it('fails loudly when n8n provides no URL', async () => {
+		const { ctx } = hookContext({ url: undefined });
+		await expect(methods.create.call(ctx)).rejects.toThrow(/no webhook URL/);
+	});
+
+	it('lets errors of n8n\'s helpers propagate instead of swallowing them', async () => {
+		const { ctx } = hookContext({});
+		(ctx as unknown as { getWorkflowStaticData: () => never }).getWorkflowStaticData = () => {
+			throw new Error('database unavailable');
+		};
+		await expect(methods.checkExists.call(ctx)).rejects.toThrow('database unavailable');
+		await expect(methods.create.call(ctx)).rejects.toThrow('database unavailable');
+		await expect(methods.delete.call(ctx)).rejects.toThrow('database unavailable');
+	});
+});
+
+describe('ObservableObject sanity (the mechanism the tests above rely on)', () => {
+	it('flags nested changes made through a child proxy', () => {
+		const root = ObservableObject.create({ child: { a: 1 } } as IDataObject);
+		(root.child as IDataObject).a = 2;
+		expect(root.__dataChanged).toBe(true);
+	});
+});
