@@ -3,7 +3,7 @@
  * final, sleeping between polls with the item's concurrency slot handed to other items.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { downloadToBinary } from './binary';
 import type { ItemRun } from './router';
@@ -80,7 +80,13 @@ export async function waitForVideoTask(
 ): Promise<VideoTask> {
 	const deadline = Date.now() + settings.timeoutMs;
 	for (;;) {
-		const task = await fetchVideoTask(ctx, itemIndex, taskId);
+		const task = await fetchVideoTask(ctx, itemIndex, taskId).catch((error: unknown) => {
+			// The task itself is unaffected by a failed status request: say how to pick it up.
+			if (error instanceof NodeApiError) {
+				error.description = `${error.description ?? ''} The task keeps running on the gateway: fetch it later with the Video node's "Get Task" or "Wait for Task" operation and Task ID ${taskId}.`.trim();
+			}
+			throw error;
+		});
 		const state = normaliseStatus(task.status);
 		if (state === 'succeeded') return task;
 		if (state === 'failed') throw taskFailedError(ctx, itemIndex, taskId, task);

@@ -48,9 +48,9 @@ export function gatewayUrl(credentials: GatewayCredentials, path: string): strin
 
 /**
  * Sends one JSON request to the gateway and returns its parsed JSON body.
- * Retries 429 and 503 (which mean "not processed"), and connection failures that happened before
- * the request was sent; a POST that may have reached the gateway is never repeated silently,
- * because repeating it could create and bill a second task.
+ * Retries 429 and 503 (which mean "not processed"), connection failures that happened before the
+ * request was sent, and any failure of a GET; a POST that may have reached the gateway is never
+ * repeated silently, because repeating it could create and bill a second task.
  */
 export async function gatewayRequest<T = IDataObject>(
 	ctx: GatewayContext,
@@ -98,7 +98,9 @@ export async function gatewayRequest<T = IDataObject>(
 		const status = response.statusCode;
 		if (status >= 200 && status < 300) return parseBody(response.body) as T;
 
-		if ((status === 429 || status === 503) && attempt < retryPolicy.maxAttempts) {
+		// 429 and 503 mean "not processed"; any server error may be retried for a GET, which changes nothing.
+		const retryable = status === 429 || status === 503 || (request.method === 'GET' && status >= 500);
+		if (retryable && attempt < retryPolicy.maxAttempts) {
 			const retryAfter = retryAfterMs(response.headers?.['retry-after']);
 			if (retryAfter === undefined || retryAfter <= retryPolicy.maxRetryAfterMs) {
 				await cancellableSleep(ctx, retryAfter ?? backoffMs(attempt), signal, itemIndex);

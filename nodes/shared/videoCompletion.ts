@@ -150,23 +150,33 @@ export function readCallbackUrl(ctx: IExecuteFunctions, itemIndex: number): stri
 	return stringParameter(ctx, 'callbackUrl', itemIndex, 'Callback URL');
 }
 
+/** How an item's task is completed, read (and checked) before the task is created and billed. */
+export type CompletionPlan = { mode: 'returnTask' } | { mode: 'poll'; settings: PollSettings };
+
+export function readCompletionPlan(ctx: IExecuteFunctions, itemIndex: number): CompletionPlan {
+	const mode = ctx.getNodeParameter('completion', itemIndex, 'poll') as CompletionMode;
+	if (mode === 'returnTask') return { mode };
+	if (mode === 'poll') return { mode, settings: readPollSettings(ctx, itemIndex) };
+	throw new NodeOperationError(ctx.getNode(), `Completion "${String(mode)}" cannot be used here`, {
+		itemIndex,
+		description:
+			mode === 'callback'
+				? 'Wait for Callback applies to the whole execution; it is handled before items are processed.'
+				: 'Choose Return Task at Once, Wait Until Done or Wait for Callback.',
+	});
+}
+
 /** After creation: return the task, or wait for it and return the finished video. */
 export async function completeVideoTask(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	run: ItemRun,
 	created: VideoTask,
+	plan: CompletionPlan,
 ): Promise<INodeExecutionData[]> {
 	const taskId = assertTaskId(ctx, created.id, itemIndex, 'The task ID the gateway returned');
-	const mode = ctx.getNodeParameter('completion', itemIndex, 'poll') as CompletionMode;
-	if (mode === 'returnTask') return [{ json: videoTaskJson(created, taskId) }];
-	if (mode !== 'poll') {
-		throw new NodeOperationError(ctx.getNode(), `Completion "${String(mode)}" is not supported here`, {
-			itemIndex,
-			description: 'Choose Return Task at Once, Wait Until Done or Wait for Callback.',
-		});
-	}
-	const task = await waitForVideoTask(ctx, itemIndex, taskId, readPollSettings(ctx, itemIndex), run);
+	if (plan.mode === 'returnTask') return [{ json: videoTaskJson(created, taskId) }];
+	const task = await waitForVideoTask(ctx, itemIndex, taskId, plan.settings, run);
 	return [await finishedVideoItem(ctx, itemIndex, task, taskId, resultOptions(ctx, itemIndex))];
 }
 
@@ -192,8 +202,9 @@ export async function sendVideoRequest(
 /** An operation executor that creates the task and completes it as the user chose. */
 export function videoCreateExecutor(build: VideoRequestBuilder): OperationExecutor {
 	return async function (this: IExecuteFunctions, itemIndex: number, run: ItemRun) {
+		const plan = readCompletionPlan(this, itemIndex);
 		const created = await sendVideoRequest(this, itemIndex, await build(this, itemIndex));
-		return await completeVideoTask(this, itemIndex, run, created);
+		return await completeVideoTask(this, itemIndex, run, created, plan);
 	};
 }
 
