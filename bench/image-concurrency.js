@@ -8,11 +8,11 @@
  *
  *   node -r ./tools/ts-register.js bench/image-concurrency.js
  */
-const { rmSync } = require('node:fs');
 const os = require('node:os');
 
 // Explicit .ts: `X.node` alone would resolve to the node's codex file X.node.json.
 const { startSimulator } = require('../test/simulator');
+const { RUNS, fmt, medianRun, runBench, signed, verdict } = require('./common');
 const { runNode } = require('../test/harness/runNode.ts');
 const { MediaGatewayImage } = require('../nodes/MediaGatewayImage/MediaGatewayImage.node.ts');
 const { MediaGatewayApi } = require('../credentials/MediaGatewayApi.credentials.ts');
@@ -21,7 +21,6 @@ const { DEFAULT_CONCURRENCY } = require('../nodes/shared/router.ts');
 const API_KEY = 'bench-image-key';
 const ITEMS = 50;
 const LATENCY_MS = 200;
-const RUNS = Math.max(1, Number(process.env.BENCH_RUNS) || 3);
 
 async function timedRun(sim, options) {
 	const started = process.hrtime.bigint();
@@ -66,16 +65,12 @@ async function rawRun(sim) {
 	return Number(process.hrtime.bigint() - started) / 1e6;
 }
 
+/** Median of RUNS runs of a measurement that returns milliseconds. */
 async function medianOf(sim, options, run = timedRun) {
-	const times = [];
-	for (let i = 0; i < RUNS; i++) times.push(await run(sim, options));
-	const sorted = [...times].sort((a, b) => a - b);
-	return { median: sorted[Math.floor(sorted.length / 2)], times };
+	const { ms, runs } = await medianRun(async () => ({ ms: await run(sim, options) }));
+	return { median: ms, times: runs.map((r) => r.ms) };
 }
 
-const fmt = (ms) => `${(ms / 1000).toFixed(2)} s`;
-const signed = (n) => `${n >= 0 ? '+' : ''}${n.toFixed(1)}`;
-const verdict = (ok) => (ok ? 'PASS' : 'MISS');
 
 async function main() {
 	const sim = await startSimulator({ apiKey: API_KEY, port: 0, latencyMs: 0 });
@@ -105,15 +100,7 @@ async function main() {
 		console.log(`  target: default within 10% of the ideal .......... ${verdict(Math.abs(deviation) <= 10)}`);
 	} finally {
 		await sim.close();
-		// The harness keeps n8n's user folder in a temp dir; jest removes it, a plain script must.
-		if (process.env.N8N_USER_FOLDER) rmSync(process.env.N8N_USER_FOLDER, { recursive: true, force: true });
 	}
 }
 
-main().then(
-	() => process.exit(0),
-	(error) => {
-		console.error(`bench failed: ${error instanceof Error ? error.message : String(error)}`);
-		process.exit(1);
-	},
-);
+runBench(main);

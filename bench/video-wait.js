@@ -9,11 +9,11 @@
  *
  *   node -r ./tools/ts-register.js bench/video-wait.js
  */
-const { rmSync } = require('node:fs');
 const os = require('node:os');
 
 // Explicit .ts: `X.node` alone would resolve to the node's codex file X.node.json.
 const { startSimulator } = require('../test/simulator');
+const { RUNS, fmt, medianRun, runBench, verdict } = require('./common');
 const { runNode } = require('../test/harness/runNode.ts');
 const { MediaGatewayVideo } = require('../nodes/MediaGatewayVideo/MediaGatewayVideo.node.ts');
 const { MediaGatewayApi } = require('../credentials/MediaGatewayApi.credentials.ts');
@@ -24,7 +24,6 @@ const ITEMS = 20;
 const TASK_MS = 2000;
 const POLL_SECONDS = 0.25;
 const TARGET_MS = 1.5 * TASK_MS;
-const RUNS = Math.max(1, Number(process.env.BENCH_RUNS) || 3);
 
 async function timedRun(sim, options, items = ITEMS) {
 	sim.reset();
@@ -56,15 +55,6 @@ async function timedRun(sim, options, items = ITEMS) {
 	return { ms, polls };
 }
 
-async function medianOf(sim, options) {
-	const runs = [];
-	for (let i = 0; i < RUNS; i++) runs.push(await timedRun(sim, options));
-	const sorted = [...runs].sort((a, b) => a.ms - b.ms);
-	return { ...sorted[Math.floor(sorted.length / 2)], runs };
-}
-
-const fmt = (ms) => `${(ms / 1000).toFixed(2)} s`;
-const verdict = (ok) => (ok ? 'PASS' : 'MISS');
 
 async function main() {
 	const sim = await startSimulator({ apiKey: API_KEY, port: 0, videoCompleteAfterMs: TASK_MS });
@@ -73,8 +63,8 @@ async function main() {
 		sim.reset();
 		await timedRun(sim, {}, 1);
 
-		const serial = await medianOf(sim, { concurrency: 1 });
-		const parallel = await medianOf(sim, {});
+		const serial = await medianRun(() => timedRun(sim, { concurrency: 1 }));
+		const parallel = await medianRun(() => timedRun(sim, {}));
 		const runs = (r) => `median of ${RUNS}: ${r.runs.map((x) => fmt(x.ms)).join(', ')}; ${r.polls} polls`;
 
 		console.log(
@@ -89,15 +79,7 @@ async function main() {
 		console.log(`  (concurrency 1 <= ${fmt(TARGET_MS)} as well ........... ${verdict(serial.ms <= TARGET_MS)})`);
 	} finally {
 		await sim.close();
-		// The harness keeps n8n's user folder in a temp dir; jest removes it, a plain script must.
-		if (process.env.N8N_USER_FOLDER) rmSync(process.env.N8N_USER_FOLDER, { recursive: true, force: true });
 	}
 }
 
-main().then(
-	() => process.exit(0),
-	(error) => {
-		console.error(`bench failed: ${error instanceof Error ? error.message : String(error)}`);
-		process.exit(1);
-	},
-);
+runBench(main);

@@ -52,6 +52,20 @@ export function modelTierProperty(operations: string[]): INodeProperties {
 	};
 }
 
+export function videoPromptProperty(operations: string[], description: string): INodeProperties {
+	return {
+		displayName: 'Prompt',
+		name: 'prompt',
+		type: 'string',
+		typeOptions: { rows: 3 },
+		required: true,
+		default: '',
+		placeholder: 'e.g. A paper boat drifting down a rainy street, slow motion',
+		displayOptions: { show: { operation: operations } },
+		description,
+	};
+}
+
 export function callbackUrlProperty(operations: string[]): INodeProperties {
 	return {
 		displayName: 'Callback URL',

@@ -10,6 +10,7 @@ import {
 	readCallbackUrl,
 	type VideoRequest,
 	videoCreateExecutor,
+	videoPromptProperty,
 } from '../../shared/videoCompletion';
 
 const operations = ['create'];
@@ -17,17 +18,7 @@ const show = { operation: operations };
 
 export const properties: INodeProperties[] = [
 	modelTierProperty(operations),
-	{
-		displayName: 'Prompt',
-		name: 'prompt',
-		type: 'string',
-		typeOptions: { rows: 3 },
-		required: true,
-		default: '',
-		placeholder: 'e.g. A paper boat drifting down a rainy street, slow motion',
-		displayOptions: { show },
-		description: 'Description of the video. With a reference image, describe how it should move.',
-	},
+	videoPromptProperty(operations, 'Description of the video. With a reference image, describe how it should move.'),
 	{
 		displayName: 'Size',
 		name: 'size',

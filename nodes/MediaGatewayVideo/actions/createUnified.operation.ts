@@ -9,6 +9,7 @@ import {
 	readCallbackUrl,
 	type VideoRequest,
 	videoCreateExecutor,
+	videoPromptProperty,
 } from '../../shared/videoCompletion';
 
 const operations = ['createUnified'];
@@ -16,17 +17,7 @@ const show = { operation: operations };
 
 export const properties: INodeProperties[] = [
 	modelTierProperty(operations),
-	{
-		displayName: 'Prompt',
-		name: 'prompt',
-		type: 'string',
-		typeOptions: { rows: 3 },
-		required: true,
-		default: '',
-		placeholder: 'e.g. A paper boat drifting down a rainy street, slow motion',
-		displayOptions: { show },
-		description: 'Description of the video',
-	},
+	videoPromptProperty(operations, 'Description of the video'),
 	{
 		displayName: 'Aspect Ratio',
 		name: 'aspectRatio',
