@@ -188,14 +188,20 @@ class N8nHost {
 	 * @param {boolean} [options.echo] also print n8n's info/warn/error lines to stderr (demo)
 	 * @param {(entry: {source: string, level: string, message: string, metadata?: object}) => void} [options.onLog]
 	 */
-	constructor({ tarball, env = {}, logLevel = 'debug', keep = false, echo = false, onLog } = {}) {
+	constructor({ tarball, env = {}, logLevel = 'debug', keep = false, echo = false, onLog, userFolder } = {}) {
 		assertInstalled();
 		this.tarball = tarball ? path.resolve(tarball) : undefined;
 		this.logLevel = logLevel;
 		this.keep = keep || process.env.N8N_HOST_KEEP === '1';
 		this.echo = echo;
 		this.onLog = onLog;
-		this.userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-host-'));
+		// A given folder (the demo's, under .cache) is created if missing; otherwise a throwaway one.
+		if (userFolder) {
+			this.userFolder = path.resolve(userFolder);
+			fs.mkdirSync(this.userFolder, { recursive: true });
+		} else {
+			this.userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-host-'));
+		}
 		this.n8nFolder = path.join(this.userFolder, '.n8n');
 		[this.port, this.brokerPort] = pickFreePorts(2);
 		this.url = `http://127.0.0.1:${this.port}`;
