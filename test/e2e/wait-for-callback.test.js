@@ -1,0 +1,382 @@
+'use strict';
+/**
+ * Completion → "Wait for Callback" inside a real n8n (tools/n8n-host), over real HTTP: the published example
+ * examples/video-wait-for-callback.json (and variants) is started through its Webhook node, parks its
+ * execution, and the gateway simulator's callbacks to the execution's resume URL finish it. Everything
+ * asserted comes from n8n's own execution records and from what travelled over the wire.
+ * Needs `bash tools/n8n-host/install.sh` and a built dist/. Run:
+ *   npx jest -c jest.e2e.config.js --runInBand test/e2e/wait-for-callback.test.js
+ */
+const fs = require('node:fs');
+const path = require('node:path');
+const { N8nHost } = require('../../tools/n8n-host/host');
+const { startSimulator } = require('../simulator');
+
+const REPO = path.resolve(__dirname, '..', '..');
+const API_KEY = 'wait-e2e-key-8c3f19b2d4';
+const FAIL_MESSAGE = 'Content policy violation (simulated)';
+/** Long enough to poke a waiting execution by hand before the simulator's final callback arrives. */
+const RENDER_MS = 10000;
+const ANSWER_BUDGET_MS = 2500;
+
+const example = JSON.parse(fs.readFileSync(path.join(REPO, 'examples', 'video-wait-for-callback.json'), 'utf8'));
+const WAIT_WF = example.id;
+const WEBHOOK_PATH = example.nodes.find((n) => n.type === 'n8n-nodes-base.webhook').parameters.path;
+const VIDEO_NODE = example.nodes.find((n) => n.type === 'n8n-nodes-media-gateway.mediaGatewayVideo').name;
+const SET_NODE = 'After render';
+
+/** A copy of the example with its own id, Webhook path and webhookId, and changed Video parameters. */
+function variant(suffix, webhookId, videoParameters, credentials) {
+	const wf = JSON.parse(JSON.stringify(example));
+	wf.id = `${example.id}${suffix}`;
+	wf.name = `${example.name} (${suffix})`;
+	const webhook = wf.nodes.find((n) => n.type === 'n8n-nodes-base.webhook');
+	webhook.webhookId = webhookId;
+	webhook.parameters.path = `${WEBHOOK_PATH}-${suffix.toLowerCase()}`;
+	const video = wf.nodes.find((n) => n.name === VIDEO_NODE);
+	Object.assign(video.parameters, videoParameters);
+	if (credentials) video.credentials = credentials;
+	return wf;
+}
+
+const downloadVariant = variant('Download', '7d3c5e80-1f2a-4b6c-9d8e-0a1b2c3d4e51', {
+	options: { download: true, binaryPropertyName: 'video' },
+});
+// Its credential points at a gateway whose videos take 10 minutes: no final callback comes in time.
+const shortLimitVariant = variant(
+	'Short',
+	'7d3c5e80-1f2a-4b6c-9d8e-0a1b2c3d4e52',
+	{ callbackWaitLimitMinutes: 0.05 },
+	{ mediaGatewayApi: { id: 'mediaGatewaySlow', name: 'Media Gateway (slow)' } },
+);
+
+function sleep(ms) {
+	return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+let host;
+let sim;
+let slowSim;
+let tarballDir;
+/** The wait-limit run is started right after n8n is up and checked last, so its minute overlaps the rest. */
+let shortRun;
+
+async function postJson(url, body) {
+	const t0 = performance.now();
+	const response = await fetch(url, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(body),
+	});
+	const text = await response.text();
+	let json;
+	try {
+		json = JSON.parse(text);
+	} catch {
+		json = undefined;
+	}
+	return { status: response.status, text, json, ms: performance.now() - t0 };
+}
+
+async function executionById(workflowId, id) {
+	return (await host.executions({ workflowId })).find((e) => e.id === id);
+}
+
+/** Starts the workflow through its Webhook node; returns the new execution's id. */
+async function startRun(workflow, body) {
+	const before = new Set((await host.executions({ workflowId: workflow.id })).map((e) => e.id));
+	const webhookPath = workflow.nodes.find((n) => n.type === 'n8n-nodes-base.webhook').parameters.path;
+	const startedAt = Date.now();
+	const started = await postJson(host.webhookUrl(webhookPath), body);
+	expect(started).toMatchObject({ status: 200, json: { message: 'Workflow was started' } });
+	const list = await host.waitForExecutions((l) => l.some((e) => !before.has(e.id)), {
+		workflowId: workflow.id,
+		timeoutMs: 30000,
+	});
+	const fresh = list.filter((e) => !before.has(e.id));
+	expect(fresh).toHaveLength(1);
+	return { executionId: fresh[0].id, startedAt };
+}
+
+/**
+ * Polls the execution until its status is one of `statuses`; returns it with every status seen on the way,
+ * so a test can show the execution really was 'waiting' before it ended.
+ */
+async function waitForStatus(workflowId, executionId, statuses, { timeoutMs = 60000 } = {}) {
+	const seen = [];
+	const t0 = Date.now();
+	for (;;) {
+		const execution = await executionById(workflowId, executionId);
+		if (execution && seen[seen.length - 1] !== execution.status) seen.push(execution.status);
+		if (execution && statuses.includes(execution.status)) return { execution, seen };
+		if (Date.now() - t0 > timeoutMs) {
+			throw new Error(`execution ${executionId} not ${statuses.join('/')} after ${timeoutMs} ms; seen ${seen.join(' → ')}`);
+		}
+		await sleep(150);
+	}
+}
+
+/** The simulator's record of the task this execution created; its notifyHook is the resume URL. */
+function taskOf(simulator, executionId) {
+	const tasks = [...simulator.tasks.values()].filter((t) =>
+		String(t.notifyHook).startsWith(`${host.url}/webhook-waiting/${executionId}?`),
+	);
+	expect(tasks).toHaveLength(1);
+	return tasks[0];
+}
+
+function callbacksOf(simulator, taskId) {
+	return simulator.callbackLog.filter((entry) => entry.payload.id === taskId);
+}
+
+/** The video callback the gateway sends, as the simulator builds it. */
+function videoCallback(taskId, status, extra = {}) {
+	return {
+		id: taskId,
+		status,
+		type: 'video',
+		output: { video_url: '', cover_url: '', duration: 0 },
+		created_at: Math.floor(Date.now() / 1000),
+		updated_at: Math.floor(Date.now() / 1000),
+		...extra,
+	};
+}
+
+beforeAll(async () => {
+	sim = await startSimulator({ apiKey: API_KEY, port: 0, videoCompleteAfterMs: RENDER_MS, callbackTimeScale: 1 });
+	slowSim = await startSimulator({ apiKey: API_KEY, port: 0, videoCompleteAfterMs: 10 * 60_000 });
+	const tarball = await N8nHost.packPackage(REPO);
+	tarballDir = path.dirname(tarball);
+	host = new N8nHost({ tarball });
+}, 60000);
+
+beforeAll(async () => {
+	await host.installPackage();
+	await host.importCredentials([
+		{ id: 'mediaGatewayDemo', name: 'Media Gateway (demo)', type: 'mediaGatewayApi', data: { apiKey: API_KEY, baseUrl: sim.url } },
+		{ id: 'mediaGatewaySlow', name: 'Media Gateway (slow)', type: 'mediaGatewayApi', data: { apiKey: API_KEY, baseUrl: slowSim.url } },
+	]);
+	await host.importWorkflows([example, downloadVariant, shortLimitVariant]);
+	await host.publish([WAIT_WF, downloadVariant.id, shortLimitVariant.id]);
+	await host.start();
+	shortRun = await startRun(shortLimitVariant, { prompt: 'A paper boat, wait limit e2e' });
+	shortRun.parked = await waitForStatus(shortLimitVariant.id, shortRun.executionId, ['waiting', 'success', 'error']);
+}, 240000);
+
+afterAll(async () => {
+	if (host) await host.stop();
+	if (sim) await sim.close();
+	if (slowSim) await slowSim.close();
+	if (tarballDir) fs.rmSync(tarballDir, { recursive: true, force: true });
+	console.log(`host timings (ms): ${JSON.stringify(host?.timings ?? {})}`);
+}, 60000);
+
+describe('Video → Create with Completion "Wait for Callback" in a real n8n', () => {
+	test('waits, then the gateway’s final callback resumes it with the finished video; a late duplicate starts nothing', async () => {
+		const { executionId } = await startRun(example, { prompt: 'A paper boat, e2e success' });
+		const waiting = await waitForStatus(WAIT_WF, executionId, ['waiting', 'success', 'error']);
+		expect(waiting.execution.status).toBe('waiting');
+		// Parked until the wait limit (60 min), with the task the node created.
+		expect(Date.parse(waiting.execution.waitTill) - Date.now()).toBeGreaterThan(55 * 60_000);
+		const task = taskOf(sim, executionId);
+		expect(task.notifyHook.startsWith(`${host.url}/webhook-waiting/`)).toBe(true);
+		expect(task.notifyHook).toMatch(new RegExp(`^${host.url}/webhook-waiting/${executionId}\\?signature=[0-9a-f]{64}$`));
+		expect(task).toMatchObject({ endpoint: '/v1/videos', model: 'vidmodel', prompt: 'A paper boat, e2e success', size: '1280x720', duration: 5 });
+		expect(waiting.execution.runData[VIDEO_NODE][0].items[0].json).toMatchObject({
+			taskId: task.id,
+			status: 'processing',
+			state: 'running',
+			waitingForCallback: true,
+		});
+		expect(waiting.execution.runData[SET_NODE]).toBeUndefined();
+
+		const done = await waitForStatus(WAIT_WF, executionId, ['success', 'error'], { timeoutMs: RENDER_MS + 60000 });
+		expect(done.seen).toEqual(expect.arrayContaining(['waiting', 'success']));
+		expect(done.seen.indexOf('waiting')).toBeLessThan(done.seen.indexOf('success'));
+		const execution = done.execution;
+		expect(execution).toMatchObject({ status: 'success', finished: true, mode: 'webhook', waitTill: null });
+		const [item] = execution.runData[VIDEO_NODE].at(-1).items;
+		expect(item.json).toMatchObject({
+			id: task.id,
+			taskId: task.id,
+			status: 'completed',
+			state: 'succeeded',
+			video: { url: task.video.url, duration: 5, width: 1280, height: 720 },
+		});
+		expect(item.json.waitingForCallback).toBeUndefined();
+		expect(item.binary).toBeUndefined();
+		expect(execution.runData[SET_NODE][0].items.map((i) => i.json)).toEqual([
+			{ taskId: task.id, state: 'succeeded', videoUrl: task.video.url },
+		]);
+		// The Webhook node's data survived the park and the resume.
+		expect(execution.runData.Webhook[0].items[0].json.body).toEqual({ prompt: 'A paper boat, e2e success' });
+
+		// The gateway's view: the final callback was answered 200 at its first attempt, inside the 5 s.
+		const log = callbacksOf(sim, task.id);
+		const finals = log.filter((e) => e.payload.status === 'succeed');
+		expect(finals.map((e) => [e.attempt, e.status])).toEqual([[1, 200]]);
+		expect(finals[0].elapsedMs).toBeLessThan(ANSWER_BUDGET_MS);
+		console.log(
+			`success run: callbacks ${JSON.stringify(log.map((e) => [e.payload.status, e.attempt, e.status, e.elapsedMs]))}`,
+		);
+
+		// The same final callback again, after the resume: n8n refuses it, nothing new runs.
+		const before = (await host.executions()).map((e) => e.id);
+		const duplicate = await postJson(task.notifyHook, finals[0].payload);
+		expect(duplicate.status).toBe(409);
+		expect(duplicate.text).toContain('has finished already');
+		await sleep(1500);
+		expect((await host.executions()).map((e) => e.id)).toEqual(before);
+		expect((await executionById(WAIT_WF, executionId)).status).toBe('success');
+	});
+
+	test('while waiting: a foreign task id gets 409, progress 200, bad signatures 401, bad bodies 400; it keeps waiting', async () => {
+		const { executionId } = await startRun(example, { prompt: 'A paper boat, e2e pokes' });
+		const waiting = await waitForStatus(WAIT_WF, executionId, ['waiting', 'success', 'error']);
+		expect(waiting.execution.status).toBe('waiting');
+		const task = taskOf(sim, executionId);
+		const resumeUrl = new URL(task.notifyHook);
+
+		const foreign = await postJson(task.notifyHook, videoCallback('vid-someone-else', 'succeed'));
+		expect(foreign.status).toBe(409);
+		expect(foreign.json).toEqual({ error: `This execution waits for task ${task.id}, not vid-someone-else` });
+
+		const progress = await postJson(task.notifyHook, videoCallback(task.id, 'processing'));
+		expect(progress.status).toBe(200);
+		expect(progress.json).toEqual({ received: true, waiting: true, state: 'running' });
+		expect(progress.ms).toBeLessThan(ANSWER_BUDGET_MS);
+
+		const wrong = new URL(resumeUrl);
+		wrong.searchParams.set('signature', 'f'.repeat(64));
+		const unsigned = new URL(resumeUrl);
+		unsigned.searchParams.delete('signature');
+		for (const url of [wrong, unsigned]) {
+			const answer = await postJson(url.toString(), videoCallback(task.id, 'succeed'));
+			expect(answer.status).toBe(401);
+			expect(answer.json).toEqual({ error: 'Invalid token' });
+		}
+
+		const malformed = await postJson(task.notifyHook, { id: 42, status: 'succeed', type: 'video' });
+		expect(malformed.status).toBe(400);
+		expect(malformed.json).toEqual({ error: expect.stringMatching(/^id: must be a string/) });
+
+		// None of that moved it: still waiting, with the node's parked output, and nothing else started.
+		const still = await executionById(WAIT_WF, executionId);
+		expect(still.status).toBe('waiting');
+		expect(still.runData[VIDEO_NODE][0].items[0].json).toMatchObject({ taskId: task.id, waitingForCallback: true });
+		expect(Date.now()).toBeLessThan(task.completeAt); // all of it happened before the real callback
+
+		// The gateway's own final callback then finishes it.
+		const done = await waitForStatus(WAIT_WF, executionId, ['success', 'error'], { timeoutMs: RENDER_MS + 60000 });
+		expect(done.execution.status).toBe('success');
+		expect(done.execution.runData[VIDEO_NODE].at(-1).items[0].json).toMatchObject({ taskId: task.id, state: 'succeeded' });
+		expect(done.execution.runData[SET_NODE][0].items[0].json).toEqual({
+			taskId: task.id,
+			state: 'succeeded',
+			videoUrl: task.video.url,
+		});
+	});
+
+	test('three simultaneous final callbacks resume it once', async () => {
+		const { executionId } = await startRun(example, { prompt: 'A paper boat, e2e simultaneous' });
+		const waiting = await waitForStatus(WAIT_WF, executionId, ['waiting', 'success', 'error']);
+		expect(waiting.execution.status).toBe('waiting');
+		const task = taskOf(sim, executionId);
+		const before = (await host.executions()).map((e) => e.id);
+		// Before the gateway's own: the node then takes the video from the callback (the task still renders).
+		const final = videoCallback(task.id, 'succeed', {
+			output: { video_url: 'https://cdn.example.com/v/simultaneous.mp4', cover_url: '', duration: 5 },
+		});
+		const answers = await Promise.all([1, 2, 3].map(() => postJson(task.notifyHook, final)));
+		console.log(`simultaneous final callbacks answered: ${JSON.stringify(answers.map((a) => [a.status, a.text.slice(0, 80)]))}`);
+		expect(answers.filter((a) => a.status === 200 && a.json?.resumed === true).length).toBeGreaterThanOrEqual(1);
+		for (const answer of answers) expect([200, 409, 500]).toContain(answer.status);
+
+		const done = await waitForStatus(WAIT_WF, executionId, ['success', 'error']);
+		expect(done.execution.status).toBe('success');
+		await sleep(1500);
+		const execution = await executionById(WAIT_WF, executionId);
+		expect(execution.status).toBe('success');
+		expect(execution.runData[VIDEO_NODE]).toHaveLength(1);
+		expect(execution.runData[VIDEO_NODE][0].items.map((i) => i.json)).toEqual([
+			expect.objectContaining({ taskId: task.id, state: 'succeeded', video: expect.objectContaining({ url: final.output.video_url }) }),
+		]);
+		expect(execution.runData[SET_NODE]).toHaveLength(1);
+		expect(execution.runData[SET_NODE][0].items.map((i) => i.json)).toEqual([
+			{ taskId: task.id, state: 'succeeded', videoUrl: final.output.video_url },
+		]);
+		expect((await host.executions()).map((e) => e.id)).toEqual(before);
+	});
+
+	test('a failed task ends the execution as an error carrying the gateway’s reason', async () => {
+		const { executionId } = await startRun(example, { prompt: 'A paper boat [fail]' });
+		const waiting = await waitForStatus(WAIT_WF, executionId, ['waiting', 'success', 'error']);
+		expect(waiting.execution.status).toBe('waiting');
+		const task = taskOf(sim, executionId);
+
+		const done = await waitForStatus(WAIT_WF, executionId, ['success', 'error'], { timeoutMs: RENDER_MS + 60000 });
+		const execution = done.execution;
+		expect(execution.status).toBe('error');
+		const message = `The gateway reports task ${task.id} as failed: ${FAIL_MESSAGE}`;
+		expect(execution.data.resultData.error.message).toBe(message);
+		expect(execution.data.resultData.lastNodeExecuted).toBe(VIDEO_NODE);
+		expect(execution.runData[VIDEO_NODE].at(-1).error.message).toBe(message);
+		expect(execution.runData[SET_NODE]).toBeUndefined();
+		// Upstream data is kept (a throw inside webhook() would have wiped it).
+		expect(execution.runData.Webhook[0].items[0].json.body).toEqual({ prompt: 'A paper boat [fail]' });
+		const finals = callbacksOf(sim, task.id).filter((e) => e.payload.status === 'failed');
+		expect(finals.map((e) => [e.attempt, e.status])).toEqual([[1, 200]]);
+		expect(finals[0].payload.message).toBe(FAIL_MESSAGE);
+	});
+
+	test('with Download on, the resumed node outputs the video as binary video/mp4', async () => {
+		const { executionId } = await startRun(downloadVariant, { prompt: 'A paper boat, e2e download' });
+		const waiting = await waitForStatus(downloadVariant.id, executionId, ['waiting', 'success', 'error']);
+		expect(waiting.execution.status).toBe('waiting');
+		const task = taskOf(sim, executionId);
+
+		const done = await waitForStatus(downloadVariant.id, executionId, ['success', 'error'], { timeoutMs: RENDER_MS + 60000 });
+		expect(done.execution.status).toBe('success');
+		const [item] = done.execution.runData[VIDEO_NODE].at(-1).items;
+		expect(item.json).toMatchObject({ taskId: task.id, state: 'succeeded', video: { url: task.video.url } });
+		expect(item.binary.video).toMatchObject({ mimeType: 'video/mp4', fileExtension: 'mp4' });
+		const bytes = await host.readBinary(item.binary.video);
+		expect(bytes.length).toBe(4096);
+		expect(bytes.subarray(4, 8).toString('latin1')).toBe('ftyp');
+		expect(done.execution.runData[SET_NODE][0].items[0].json).toEqual({
+			taskId: task.id,
+			state: 'succeeded',
+			videoUrl: task.video.url,
+		});
+		// The download went to the gateway's file URL once.
+		expect(sim.requests.filter((r) => r.path === `/files/videos/${task.id}.mp4`)).toHaveLength(1);
+	});
+
+	test('the wait limit ends the execution with an error naming the task id', async () => {
+		// n8n's wait tracker looks for due executions once a minute, so the 3 s limit fires up to ~70 s late.
+		const done = await waitForStatus(shortLimitVariant.id, shortRun.executionId, ['success', 'error'], {
+			timeoutMs: Math.max(10000, 150000 - (Date.now() - shortRun.startedAt)),
+		});
+		const execution = done.execution;
+		// It was parked first, until 3 s after the node ran.
+		expect(shortRun.parked.execution.status).toBe('waiting');
+		const parkedUntil = Date.parse(shortRun.parked.execution.waitTill) - shortRun.startedAt;
+		expect(parkedUntil).toBeGreaterThanOrEqual(2900);
+		expect(parkedUntil).toBeLessThan(15000);
+		const task = taskOf(slowSim, shortRun.executionId);
+		expect(task.status).toBe('processing'); // still rendering: no final callback could have come
+		expect(execution.status).toBe('error');
+		const message = `Task ${task.id} sent no final callback within 3 s`;
+		expect(execution.data.resultData.error.message).toBe(message);
+		expect(execution.runData[VIDEO_NODE].at(-1).error.message).toBe(message);
+		expect(execution.runData[SET_NODE]).toBeUndefined();
+		const endedAfterMs = Date.parse(execution.stoppedAt) - shortRun.startedAt;
+		console.log(`wait limit 3 s: the execution ended ${(endedAfterMs / 1000).toFixed(1)} s after it started`);
+		expect(endedAfterMs).toBeGreaterThanOrEqual(3000);
+	}, 180000);
+
+	test('n8n never printed the API key', () => {
+		expect(host.redactions).toBe(0);
+		expect(host.logs()).not.toContain(API_KEY);
+	});
+});
