@@ -10,5 +10,13 @@ echo "== build"; npm run --silent build
 echo "== lint"; npm run --silent lint
 # The real n8n comes before the unit tests too: the trigger's tests check its answers with n8n's own code.
 echo "== real n8n"; bash tools/n8n-host/install.sh
-echo "== unit and integration tests"; npx jest --ci
-echo "== end-to-end tests in n8n"; npx jest --ci -c jest.e2e.config.js --runInBand
+results="$REPO_DIR/.cache/test-results"
+mkdir -p "$results"
+echo "== unit and integration tests"; npx jest --ci --json --outputFile="$results/unit.json"
+echo "== end-to-end tests in n8n"; npx jest --ci -c jest.e2e.config.js --runInBand --json --outputFile="$results/e2e.json"
+
+# One closing line for both suites (set -e has already stopped us if either failed).
+node -e '
+const sum = (key) => process.argv.slice(1).reduce((n, file) => n + require(file)[key], 0);
+console.log(`tests: ${sum("numPassedTests")} passed, ${sum("numFailedTests")} failed`);
+' "$results/unit.json" "$results/e2e.json"
