@@ -17,6 +17,7 @@ import {
 	checkAndRemember,
 	createDedupeStore,
 	dedupeKey,
+	mergeKeys,
 	forgetProcessDedupeStore,
 	processDedupeStore,
 } from '../shared/dedupe';
@@ -286,11 +287,15 @@ export class MediaGatewayTrigger implements INodeType {
 			const key = dedupeKey([item.kind, item.taskId, item.status, item.progress]);
 			const now = Date.now();
 			const limits = dedupeLimits(this);
-			// Two memories: this process's (sees concurrent requests) and static data (survives restarts).
-			const local = checkAndRemember(processDedupeStore(dedupeScope(this)), key, now, limits);
+			// Two memories: this process's (sees concurrent requests) and static data (survives restarts
+			// and is shared by every process of a queue-mode setup).
+			const memory = processDedupeStore(dedupeScope(this));
+			const local = checkAndRemember(memory, key, now, limits);
 			const stored = checkAndRemember(store, key, now, limits);
+			// Puts back this process's keys that a concurrent save by another process dropped.
+			const restored = mergeKeys(store, memory, now, limits);
 			// Reassigning marks static data as changed, so n8n saves it after answering the request.
-			if (stored.changed) data.dedupe = store as unknown as IDataObject;
+			if (stored.changed || restored > 0) data.dedupe = store as unknown as IDataObject;
 			if (local.duplicate || stored.duplicate) return { webhookResponse: { ...RECEIVED, ignored: 'duplicate' } };
 		}
 

@@ -108,6 +108,33 @@ export function checkAndRemember(
 	return { duplicate: false, changed: true };
 }
 
+/**
+ * Copies into `target` the keys of `source` it lacks (within the age window), then trims `target` to
+ * `maxEntries`, oldest first. Returns how many keys were copied, so the caller knows to write back.
+ *
+ * Why: static data is one JSON value saved whole without a lock, so when two processes (queue mode's
+ * webhook processors) answer callbacks of one workflow at the same moment, the later save drops the
+ * keys the other just added. Each process writes its own accepted keys back with every later save, so
+ * a dropped key returns as soon as its process answers any callback of that workflow again.
+ */
+export function mergeKeys(target: DedupeStore, source: DedupeStore, now: number, limits: DedupeLimits): number {
+	let copied = 0;
+	for (const key of Object.keys(source.entries)) {
+		const at = source.entries[key];
+		if (hasKey(target, key) || now - at > limits.maxAgeMs || at - now > limits.maxAgeMs) continue;
+		target.entries[key] = at;
+		copied++;
+	}
+	if (copied === 0) return 0;
+	const max = Math.max(1, Math.floor(limits.maxEntries));
+	const keys = Object.keys(target.entries);
+	if (keys.length > max) {
+		keys.sort((a, b) => target.entries[a] - target.entries[b]);
+		for (const old of keys.slice(0, keys.length - max)) delete target.entries[old];
+	}
+	return copied;
+}
+
 /** Number of keys currently held (expired ones included until the next prune). */
 export function dedupeSize(store: DedupeStore): number {
 	return Object.keys(store.entries).length;

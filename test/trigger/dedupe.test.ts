@@ -8,6 +8,7 @@ import {
 	createDedupeStore,
 	dedupeKey,
 	dedupeSize,
+	mergeKeys,
 	pruneDedupe,
 	rememberKey,
 	seenRecently,
@@ -108,6 +109,24 @@ describe('checkAndRemember', () => {
 		store.entries.future = T0 + 48 * HOUR;
 		expect(pruneDedupe(store, T0, limits)).toBe(1);
 		expect(seenRecently(store, 'future', T0, limits)).toBe(false);
+	});
+});
+
+describe('mergeKeys', () => {
+	it('copies the keys the target lacks and reports how many', () => {
+		const target = { v: 1 as const, entries: { a: T0, b: T0 + 1 } };
+		const source = { v: 1 as const, entries: { b: T0 + 5, c: T0 + 2 } };
+		expect(mergeKeys(target, source, T0 + 10, limits)).toBe(1);
+		// An existing key keeps its own time; the copied one keeps the source's.
+		expect(target.entries).toEqual({ a: T0, b: T0 + 1, c: T0 + 2 });
+		expect(mergeKeys(target, source, T0 + 10, limits)).toBe(0);
+	});
+
+	it('skips expired keys and trims to the size limit, oldest first', () => {
+		const target = { v: 1 as const, entries: { a: T0 + 1, b: T0 + 2, c: T0 + 3, d: T0 + 4 } };
+		const source = { v: 1 as const, entries: { old: T0 - 25 * HOUR, e: T0 + 5, f: T0 + 6 } };
+		expect(mergeKeys(target, source, T0 + 10, limits)).toBe(2);
+		expect(Object.keys(target.entries).sort()).toEqual(['b', 'c', 'd', 'e', 'f']);
 	});
 });
 

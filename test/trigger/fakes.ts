@@ -128,9 +128,13 @@ function fakeGetNodeParameter(parameters: IDataObject) {
 	};
 }
 
+/**
+ * `workflowId` pins the workflow id (and so the in-process duplicate memory's scope), for tests that
+ * load a fresh static data object per request, as n8n does.
+ */
 export function webhookContext(
 	request: FakeRequest,
-	options: { parameters?: IDataObject; staticData?: IDataObject; res?: FakeResponse } = {},
+	options: { parameters?: IDataObject; staticData?: IDataObject; res?: FakeResponse; workflowId?: string } = {},
 ): { ctx: IWebhookFunctions; res: FakeResponse; staticData: IDataObject } {
 	const res = options.res ?? fakeResponse();
 	const staticData = options.staticData ?? {};
@@ -147,7 +151,8 @@ export function webhookContext(
 	};
 	const ctx = {
 		getNode: () => ({ ...NODE, parameters }),
-		getWorkflow: () => workflowFor(staticData),
+		getWorkflow: () =>
+			options.workflowId ? { id: options.workflowId, name: 'Callbacks', active: true } : workflowFor(staticData),
 		getMode: () => 'webhook',
 		getNodeParameter: fakeGetNodeParameter(parameters),
 		getWorkflowStaticData: (type: string) => {

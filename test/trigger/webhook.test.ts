@@ -203,6 +203,51 @@ describe('authentication', () => {
 });
 
 describe('duplicates', () => {
+	it('across two processes sharing static data, a key lost to a concurrent save comes back (queue mode)', async () => {
+		// Two webhook processes = two copies of the module, each with its own in-process memory.
+		const load = (): INodeType => {
+			let node: INodeType | undefined;
+			jest.isolateModules(() => {
+				// eslint-disable-next-line @typescript-eslint/no-require-imports
+				node = new (require('../../nodes/MediaGatewayTrigger/MediaGatewayTrigger.node').MediaGatewayTrigger)();
+			});
+			return node as INodeType;
+		};
+		const [processA, processB] = [load(), load()];
+		// The workflow row's static data, as n8n keeps it: read whole per request, written whole after it.
+		let row = '{}';
+		const begin = (node: INodeType, id: string) => {
+			const staticData = JSON.parse(row) as IDataObject;
+			const { ctx, res } = webhookContext({ body: { ...videoSuccess(), id } }, { staticData, workflowId: 'wf-queue' });
+			return {
+				run: async () => answerLikeN8n(await node.webhook!.call(ctx), res),
+				save: () => {
+					row = JSON.stringify(staticData);
+				},
+			};
+		};
+		const keys = () => Object.keys((JSON.parse(row).dedupe as { entries: object } | undefined)?.entries ?? {});
+
+		// A and B answer two different callbacks at once: both read the same row, B saves last.
+		const a1 = begin(processA, 'task-1');
+		const b2 = begin(processB, 'task-2');
+		expect((await a1.run()).executionStarted).toBe(true);
+		expect((await b2.run()).executionStarted).toBe(true);
+		a1.save();
+		b2.save();
+		expect(keys()).toHaveLength(1); // task-1's key was overwritten: n8n saves static data without a lock
+
+		// A's next callback (any task) writes task-1's key back.
+		const a3 = begin(processA, 'task-3');
+		expect((await a3.run()).executionStarted).toBe(true);
+		a3.save();
+		expect(keys()).toHaveLength(3);
+
+		// task-1 retried through the other process is now recognised.
+		const retry = begin(processB, 'task-1');
+		expect(await retry.run()).toMatchObject({ status: 200, executionStarted: false, body: { ignored: 'duplicate' } });
+	});
+
 	it('answers a repeated callback 200 without a second execution', async () => {
 		const staticData: IDataObject = {};
 		const first = await answer({ body: videoSuccess() }, { staticData });
