@@ -103,11 +103,19 @@ function httpStatus(url, timeoutMs = 1000) {
 	});
 }
 
-/** sqlite stores n8n's dates as 'YYYY-MM-DD HH:MM:SS.sss' in UTC. */
+/** sqlite stores n8n's dates as 'YYYY-MM-DD HH:MM:SS.sss' in UTC; PostgreSQL's driver gives Date objects. */
 function isoDate(value) {
 	if (value === null || value === undefined) return null;
+	if (value instanceof Date) return value.toISOString();
 	return new Date(`${String(value).replace(' ', 'T')}Z`).toISOString();
 }
+
+/** What each kind of n8n process prints once it serves (`start` is checked more closely in start()). */
+const READY_LINE = {
+	start: 'Editor is now accessible via',
+	worker: 'n8n worker is now ready',
+	webhook: 'Webhook listener waiting for requests.',
+};
 
 /** Binary entries without their payload: `data` is either the whole file in base64 or a storage marker. */
 function binaryMetadata(binary) {
@@ -187,9 +195,28 @@ class N8nHost {
 	 * @param {boolean} [options.keep] keep the user folder after stop() (also N8N_HOST_KEEP=1)
 	 * @param {boolean} [options.echo] also print n8n's info/warn/error lines to stderr (demo)
 	 * @param {(entry: {source: string, level: string, message: string, metadata?: object}) => void} [options.onLog]
+	 * @param {'start'|'worker'|'webhook'} [options.command] which n8n process start() runs (queue mode: main,
+	 *   worker or webhook processor; the last two need EXECUTIONS_MODE=queue and a shared PostgreSQL in `env`)
+	 * @param {string[]} [options.args] extra arguments for that command (`--concurrency=5` for a worker)
+	 * @param {string} [options.name] label of this process in logs (default: the command)
 	 */
-	constructor({ tarball, env = {}, logLevel = 'debug', keep = false, echo = false, onLog, userFolder } = {}) {
+	constructor({
+		tarball,
+		env = {},
+		logLevel = 'debug',
+		keep = false,
+		echo = false,
+		onLog,
+		userFolder,
+		command = 'start',
+		args = [],
+		name,
+	} = {}) {
 		assertInstalled();
+		if (!READY_LINE[command]) throw new Error(`unknown n8n command "${command}": start, worker or webhook`);
+		this.command = command;
+		this.args = args;
+		this.name = name ?? command;
 		this.tarball = tarball ? path.resolve(tarball) : undefined;
 		this.logLevel = logLevel;
 		this.keep = keep || process.env.N8N_HOST_KEEP === '1';
@@ -282,6 +309,10 @@ class N8nHost {
 
 	get databasePath() {
 		return path.join(this.n8nFolder, 'database.sqlite');
+	}
+
+	get postgres() {
+		return this.env.DB_TYPE === 'postgresdb';
 	}
 
 	get running() {
@@ -456,15 +487,15 @@ class N8nHost {
 		const t0 = Date.now();
 		const outboxBefore = await this._maxOutboxId();
 		const firstEntry = this._entries.length;
-		const child = this._spawn(['start'], 'start', this.env);
+		const child = this._spawn([this.command, ...this.args], this.name, this.env);
 		this._server = child;
 		const exited = new Promise((resolve) => child.once('exit', resolve));
-		const serverEntries = () => this._entries.slice(firstEntry).filter((e) => e.source === 'start');
+		const serverEntries = () => this._entries.slice(firstEntry).filter((e) => e.source === this.name);
 		const fail = async (message) => {
 			const tail = this._tail(serverEntries()); // before shutdown chatter buries the cause
 			await this._terminate(child, 5000);
 			const diagnosis = message.includes('failed to load') ? await this._diagnosePackage() : '';
-			throw new Error(`n8n start: ${message}${diagnosis}\n--- last log lines ---\n${tail}`);
+			throw new Error(`n8n ${this.command} (${this.name}): ${message}${diagnosis}\n--- last log lines ---\n${tail}`);
 		};
 
 		let ready = false;
@@ -477,8 +508,12 @@ class N8nHost {
 			if (Date.now() - t0 > timeoutMs) return fail(`not ready after ${timeoutMs} ms`);
 			const problem = this._packageLoadProblem(serverEntries(), false);
 			if (problem) return fail(problem);
-			const editorUp = serverEntries().some((e) => e.message.includes('Editor is now accessible via'));
-			if (editorUp && (await httpStatus(`${this.url}/healthz/readiness`)) === 200) {
+			const up = serverEntries().some((e) => e.message.includes(READY_LINE[this.command]));
+			if (up && this.command === 'worker') {
+				ready = true; // a worker serves no HTTP unless its health check is switched on
+			} else if (up && this.command === 'webhook') {
+				ready = (await httpStatus(`${this.url}/healthz`)) === 200;
+			} else if (up && (await httpStatus(`${this.url}/healthz/readiness`)) === 200) {
 				const state = await this._activationState(outboxBefore);
 				if (state.done) {
 					ready = true;
@@ -515,8 +550,12 @@ class N8nHost {
 		return this.start(startOptions);
 	}
 
-	/** Any SQL against the instance's sqlite database (read it; n8n owns the writes). */
+	/**
+	 * Any SQL against the instance's database, sqlite or PostgreSQL (read it; n8n owns the writes). Write `?`
+	 * placeholders and double-quoted camelCase columns: both dialects accept that.
+	 */
 	async query(sql, params = []) {
+		if (this.postgres) return this._queryPostgres(sql, params);
 		const sqlite3 = n8nModule('sqlite3');
 		if (!fs.existsSync(this.databasePath)) return [];
 		const db = await new Promise((resolve, reject) => {
@@ -541,13 +580,12 @@ class N8nHost {
 	 */
 	async executions({ workflowId } = {}) {
 		const { parse } = n8nModule('flatted');
-		const tables = await this.query("SELECT name FROM sqlite_master WHERE name = 'execution_entity'");
-		if (tables.length === 0) return [];
+		if (!(await this._hasTable('execution_entity'))) return [];
 		const rows = await this.query(
-			`SELECT e.id, e.workflowId, e.status, e.mode, e.finished, e.startedAt, e.stoppedAt, e.waitTill,
-				e.storedAt, d.data
-			FROM execution_entity e LEFT JOIN execution_data d ON d.executionId = e.id
-			WHERE e.deletedAt IS NULL ${workflowId ? 'AND e.workflowId = ?' : ''}
+			`SELECT e.id, e."workflowId", e.status, e.mode, e.finished, e."startedAt", e."stoppedAt", e."waitTill",
+				e."storedAt", d.data
+			FROM execution_entity e LEFT JOIN execution_data d ON d."executionId" = e.id
+			WHERE e."deletedAt" IS NULL ${workflowId ? 'AND e."workflowId" = ?' : ''}
 			ORDER BY e.id`,
 			workflowId ? [workflowId] : [],
 		);
@@ -584,16 +622,55 @@ class N8nHost {
 		}
 	}
 
-	/** Bytes of a binary entry from execute()/executions() (filesystem mode: <n8nFolder>/storage/<fileId>). */
+	/**
+	 * Bytes of a binary entry from execute()/executions(): filesystem mode reads <n8nFolder>/storage/<fileId>,
+	 * database mode (queue mode's default) the binary_data table.
+	 */
 	async readBinary(meta) {
 		if (!meta?.id) throw new Error('binary entry has no storage id (inline data is in .raw)');
-		const [, fileId] = String(meta.id).split(/:(.*)/s);
+		const [mode, fileId] = String(meta.id).split(/:(.*)/s);
+		if (mode === 'database') {
+			const [row] = await this.query('SELECT data FROM binary_data WHERE "fileId" = ?', [fileId]);
+			if (!row) throw new Error(`binary ${meta.id} is not in the binary_data table`);
+			return Buffer.from(row.data);
+		}
 		const file = path.resolve(this.n8nFolder, 'storage', fileId);
 		if (!file.startsWith(path.join(this.n8nFolder, 'storage') + path.sep)) throw new Error('bad binary id');
 		return fsp.readFile(file);
 	}
 
 	// ---- internals ----
+
+	/** PostgreSQL through n8n's own `pg` driver; `?` placeholders become `$1…`. One short-lived client per call. */
+	async _queryPostgres(sql, params) {
+		const { Client } = n8nModule('pg');
+		const client = new Client({
+			host: this.env.DB_POSTGRESDB_HOST,
+			port: Number(this.env.DB_POSTGRESDB_PORT),
+			database: this.env.DB_POSTGRESDB_DATABASE,
+			user: this.env.DB_POSTGRESDB_USER,
+			password: this.env.DB_POSTGRESDB_PASSWORD || undefined,
+		});
+		let index = 0;
+		const text = sql.replace(/\?/g, () => `$${++index}`);
+		await client.connect();
+		try {
+			return (await client.query(text, params)).rows;
+		} finally {
+			await client.end();
+		}
+	}
+
+	async _hasTable(name) {
+		const sql = this.postgres
+			? "SELECT table_name AS name FROM information_schema.tables WHERE table_name = ?"
+			: "SELECT name FROM sqlite_master WHERE name = ?";
+		try {
+			return (await this.query(sql, [name])).length > 0;
+		} catch {
+			return false; // no database yet
+		}
+	}
 
 	_redact(text) {
 		let out = text;
@@ -790,7 +867,7 @@ class N8nHost {
 	async _maxOutboxId() {
 		try {
 			const [row] = await this.query('SELECT MAX(id) AS id FROM workflow_publication_outbox');
-			return row?.id ?? 0;
+			return Number(row?.id ?? 0); // PostgreSQL's driver returns bigint as a string
 		} catch {
 			return 0; // no database or table yet: nothing was published
 		}
@@ -805,19 +882,19 @@ class N8nHost {
 	 */
 	async _activationState(outboxBefore) {
 		const active = await this.query(
-			'SELECT id, activeVersionId FROM workflow_entity WHERE active = 1 AND activeVersionId IS NOT NULL',
+			'SELECT id, "activeVersionId" FROM workflow_entity WHERE active = TRUE AND "activeVersionId" IS NOT NULL',
 		);
 		if (active.length === 0) return { done: true, activations: [] };
-		const outbox = await this.query('SELECT id, workflowId, status FROM workflow_publication_outbox');
+		const outbox = await this.query('SELECT id, "workflowId", status FROM workflow_publication_outbox');
 		const activations = [];
 		for (const w of active) {
 			const mine = outbox.filter((r) => r.workflowId === w.id);
 			// Any final record will do: n8n retries a failing workflow, so one of it may always be pending.
-			const finishedNow = mine.some((r) => r.id > outboxBefore && ['completed', 'partial_success', 'failed'].includes(r.status));
+			const finishedNow = mine.some((r) => Number(r.id) > outboxBefore && ['completed', 'partial_success', 'failed'].includes(r.status));
 			const inFlight = mine.some((r) => r.status === 'pending' || r.status === 'in_progress');
 			const rows = await this.query(
-				`SELECT workflowId, nodeId, status, errorMessage, triggerKind FROM workflow_publication_trigger_status
-				WHERE workflowId = ? AND versionId = ? ORDER BY nodeId`,
+				`SELECT "workflowId", "nodeId", status, "errorMessage", "triggerKind" FROM workflow_publication_trigger_status
+				WHERE "workflowId" = ? AND "versionId" = ? ORDER BY "nodeId"`,
 				[w.id, w.activeVersionId],
 			);
 			const awaitsInMemory = rows.some((r) => r.triggerKind === 'in-memory' && r.status === 'activated');
