@@ -299,9 +299,14 @@ export class MediaGatewayTrigger implements INodeType {
 			if (local.duplicate || stored.duplicate) return { webhookResponse: { ...RECEIVED, ignored: 'duplicate' } };
 		}
 
+		// Answered here, before n8n starts the execution: n8n saves static data when the answer goes
+		// out, and starting an execution first (n8n 2.41, WorkflowRunner.establishContextForPersistence)
+		// re-wraps static data and clears its "changed" flag, so the key just remembered would never
+		// reach the database. It also spares the gateway the wait for the execution to be created.
+		res.status(200).json({ ...RECEIVED });
 		return {
 			workflowData: [[{ json: item as unknown as IDataObject }]],
-			webhookResponse: { ...RECEIVED },
+			noWebhookResponse: true,
 		};
 	}
 }

@@ -446,6 +446,22 @@ describe('Media Gateway Trigger in a real n8n', () => {
 		await expectNoNewExecutions(before);
 	});
 
+	test('an accepted callback is remembered in the database (static data), not only in this process', async () => {
+		const storedKeys = async () => {
+			const [row] = await host.query('SELECT "staticData" FROM workflow_entity WHERE id = ?', [TRIGGER_WF]);
+			const data = typeof row.staticData === 'string' ? JSON.parse(row.staticData) : row.staticData;
+			return Object.keys(data?.['node:Media Gateway Trigger']?.dedupe?.entries ?? {});
+		};
+		const before = await storedKeys();
+		const answer = await post(urlWithToken(), imageCallback('img-e2e-persisted'));
+		expect(answer.json).toEqual({ received: true });
+		await waitForTaskExecutions(['img-e2e-persisted']);
+		const after = await storedKeys();
+		// n8n saves static data when the answer goes out; a new key is there once the execution exists.
+		expect(after.length).toBe(before.length + 1);
+		expect(after).toEqual(expect.arrayContaining(before));
+	});
+
 	test('fuzz: a few hundred generated malformed bodies are all refused, and n8n keeps working', async () => {
 		const SEED = 20261121;
 		const random = prng(SEED);

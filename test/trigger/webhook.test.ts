@@ -99,10 +99,13 @@ describe('answering accepted callbacks', () => {
 		});
 	});
 
-	it('does not write to the response itself when it starts an execution', async () => {
+	it('answers 200 itself before n8n starts the execution (so n8n saves static data first)', async () => {
 		const call = await callWebhook({ body: imageSuccess() });
-		expect(call.res.headersSent).toBe(false);
-		expect(call.result.noWebhookResponse).toBeUndefined();
+		expect(call.res.headersSent).toBe(true);
+		expect(call.res.statusCode).toBe(200);
+		expect(call.res.body).toEqual({ received: true });
+		expect(call.result.noWebhookResponse).toBe(true);
+		expect(call.result.workflowData).toHaveLength(1);
 	});
 });
 
