@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The project's one test command (README, CI): build, lint, unit and integration tests against the
 # in-repo gateway simulator, then end-to-end tests in a real n8n with the package installed the way
-# n8n installs community packages.
+# n8n installs community packages, and in n8n queue mode (main, worker and webhook processes on
+# PostgreSQL and Redis).
 set -euo pipefail
 source "$(dirname "$0")/toolchain.sh"
 cd "$REPO_DIR"
@@ -14,9 +15,11 @@ results="$REPO_DIR/.cache/test-results"
 mkdir -p "$results"
 echo "== unit and integration tests"; npx jest --ci --json --outputFile="$results/unit.json"
 echo "== end-to-end tests in n8n"; npx jest --ci -c jest.e2e.config.js --runInBand --json --outputFile="$results/e2e.json"
+# Queue mode: PostgreSQL and Redis from Debian's packages, then main + worker + webhook processors.
+echo "== queue-mode tests (npm run test:queue)"; npm run --silent test:queue -- --ci --json --outputFile="$results/queue.json"
 
-# One closing line for both suites (set -e has already stopped us if either failed).
+# One closing line for all three suites (set -e has already stopped us if either failed).
 node -e '
 const sum = (key) => process.argv.slice(1).reduce((n, file) => n + require(file)[key], 0);
 console.log(`tests: ${sum("numPassedTests")} passed, ${sum("numFailedTests")} failed`);
-' "$results/unit.json" "$results/e2e.json"
+' "$results/unit.json" "$results/e2e.json" "$results/queue.json"

@@ -1,0 +1,181 @@
+'use strict';
+/**
+ * Shared by the queue-mode test and benchmark: the examples turned into workflows a webhook processor can
+ * start, callback bodies, and small HTTP helpers. Nothing here starts a process.
+ */
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const REPO = path.resolve(__dirname, '..', '..');
+const EXAMPLES = path.join(REPO, 'examples');
+const EXAMPLE_N8N_URL = 'http://localhost:5678/';
+
+function example(name) {
+	return JSON.parse(fs.readFileSync(path.join(EXAMPLES, `${name}.json`), 'utf8'));
+}
+
+/** The example with every `http://localhost:5678/` pointed at `baseUrl` (the balancer). */
+function localized(workflow, baseUrl) {
+	return JSON.parse(JSON.stringify(workflow).split(EXAMPLE_N8N_URL).join(`${baseUrl.replace(/\/+$/, '')}/`));
+}
+
+/**
+ * An example that starts with a Manual Trigger, started instead by a Webhook node named "Start" at
+ * `/webhook/<path>`: in queue mode `n8n execute` runs in its own process, while a production webhook is
+ * received by a webhook processor and executed by a worker, which is what the test must show.
+ */
+function webhookStarted(name, { id, path: webhookPath, webhookId }) {
+	const wf = example(name);
+	const manual = wf.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger');
+	if (!manual) throw new Error(`${name} has no Manual Trigger`);
+	const start = {
+		id: manual.id,
+		name: 'Start',
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2,
+		position: manual.position,
+		webhookId,
+		parameters: { httpMethod: 'POST', path: webhookPath, responseMode: 'onReceived', options: {} },
+	};
+	wf.nodes = wf.nodes.map((n) => (n === manual ? start : n));
+	wf.connections = Object.fromEntries(
+		Object.entries(wf.connections).map(([from, c]) => [from === manual.name ? 'Start' : from, c]),
+	);
+	wf.id = id;
+	wf.name = `${wf.name} (queue)`;
+	return wf;
+}
+
+/** Appends `node` after `afterName` (first output). */
+function appendNode(wf, afterName, node) {
+	wf.nodes.push(node);
+	wf.connections[afterName] = { main: [[{ node: node.name, type: 'main', index: 0 }]] };
+	return wf;
+}
+
+/** n8n's Crypto node hashing a binary field: a plain n8n node that must read what the package stored. */
+function hashNode(name, binaryPropertyName, position = [900, 300]) {
+	return {
+		id: crypto.randomUUID(),
+		name,
+		type: 'n8n-nodes-base.crypto',
+		typeVersion: 2,
+		position,
+		parameters: { action: 'hash', type: 'SHA256', binaryData: true, binaryPropertyName, dataPropertyName: 'sha256', encoding: 'hex' },
+	};
+}
+
+function imageCallback(id, fields = {}) {
+	return {
+		id,
+		action: 'IMAGINE',
+		status: 'SUCCESS',
+		prompt: 'a lighthouse at dusk',
+		imageUrl: `https://cdn.example.com/images/${id}.png`,
+		progress: '100%',
+		failReason: '',
+		submitTime: 1763700000000,
+		startTime: 1763700001500,
+		finishTime: 1763700009250,
+		...fields,
+	};
+}
+
+function videoCallback(id, status = 'succeed') {
+	return {
+		id,
+		status,
+		type: 'video',
+		output: { video_url: `https://cdn.example.com/v/${id}.mp4`, cover_url: '', duration: 5 },
+		created_at: 1763700000,
+		updated_at: 1763700042,
+	};
+}
+
+function musicCallback(id) {
+	return { id, status: 'complete', output: { audio_url: `https://cdn.example.com/m/${id}.mp3`, title: 'Night Drive', duration: 184 } };
+}
+
+/** POSTs JSON (or raw text); resolves with status, text, parsed json and the answer time in ms. */
+async function postJson(url, body, { raw = false, contentType = 'application/json', headers = {} } = {}) {
+	const t0 = performance.now();
+	const response = await fetch(url, {
+		method: 'POST',
+		headers: { 'content-type': contentType, ...headers },
+		body: raw ? body : JSON.stringify(body),
+	});
+	const text = await response.text();
+	let json;
+	try {
+		json = JSON.parse(text);
+	} catch {
+		json = undefined;
+	}
+	return { status: response.status, text, json, ms: performance.now() - t0 };
+}
+
+/** Runs `fn` over `items` with at most `limit` at a time; results in input order. */
+async function mapLimit(items, limit, fn) {
+	const results = new Array(items.length);
+	let next = 0;
+	const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
+		while (next < items.length) {
+			const index = next++;
+			results[index] = await fn(items[index], index);
+		}
+	});
+	await Promise.all(lanes);
+	return results;
+}
+
+function percentile(values, q) {
+	const sorted = [...values].sort((a, b) => a - b);
+	return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+}
+
+function sleep(ms) {
+	return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** The owner account on main (REST), returning the session cookie: what the editor itself would use. */
+async function setUpOwner(mainUrl) {
+	const response = await fetch(`${mainUrl}/rest/owner/setup`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ email: 'owner@example.com', firstName: 'Queue', lastName: 'Owner', password: 'Queue-Owner-Password-1' }),
+	});
+	if (response.status !== 200) throw new Error(`owner setup answered ${response.status}: ${await response.text()}`);
+	const cookie = response.headers
+		.getSetCookie()
+		.map((c) => c.split(';')[0])
+		.find((c) => c.startsWith('n8n-auth='));
+	if (!cookie) throw new Error('owner setup set no n8n-auth cookie');
+	return cookie;
+}
+
+/** A binary entry's bytes as the main process serves them to the editor (`/rest/binary-data`). */
+async function binaryFromMain(mainUrl, cookie, meta) {
+	const url = `${mainUrl}/rest/binary-data?id=${encodeURIComponent(meta.id)}&action=download`;
+	const response = await fetch(url, { headers: { cookie } });
+	if (response.status !== 200) throw new Error(`main answered ${response.status} for ${meta.id}`);
+	return Buffer.from(await response.arrayBuffer());
+}
+
+module.exports = {
+	REPO,
+	example,
+	localized,
+	webhookStarted,
+	appendNode,
+	hashNode,
+	imageCallback,
+	videoCallback,
+	musicCallback,
+	postJson,
+	mapLimit,
+	percentile,
+	sleep,
+	setUpOwner,
+	binaryFromMain,
+};
