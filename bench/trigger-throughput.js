@@ -18,6 +18,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { N8nHost } = require('../tools/n8n-host/host');
+const { imageCallback } = require('../test/fixtures/callbacks');
 
 const REPO = path.resolve(__dirname, '..');
 const CALLBACKS = Math.max(1, Number(process.env.BENCH_CALLBACKS) || 1000);
@@ -74,18 +75,7 @@ const workflows = [
 ];
 
 function callback(id) {
-	return JSON.stringify({
-		id,
-		action: 'IMAGINE',
-		status: 'SUCCESS',
-		prompt: 'a lighthouse at dusk',
-		imageUrl: `https://cdn.example.com/images/${id}.png`,
-		progress: '100%',
-		failReason: '',
-		submitTime: 1763700000000,
-		startTime: 1763700001500,
-		finishTime: 1763700009250,
-	});
+	return JSON.stringify(imageCallback(id));
 }
 
 function sleep(ms) {

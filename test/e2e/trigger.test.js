@@ -12,6 +12,7 @@ const http = require('node:http');
 const path = require('node:path');
 const { N8nHost } = require('../../tools/n8n-host/host');
 const { startSimulator } = require('../simulator');
+const { imageCallback } = require('../fixtures/callbacks');
 
 const REPO = path.resolve(__dirname, '..', '..');
 const API_KEY = 'trigger-e2e-key-5d81c7a2e9';
@@ -110,22 +111,6 @@ async function expectNoNewExecutions(before) {
 	await sleep(1500);
 	const after = await triggerExecutions();
 	expect(after.map((e) => e.id)).toEqual(before.map((e) => e.id));
-}
-
-function imageCallback(id, fields = {}) {
-	return {
-		id,
-		action: 'IMAGINE',
-		status: 'SUCCESS',
-		prompt: 'a lighthouse at dusk',
-		imageUrl: `https://cdn.example.com/images/${id}.png`,
-		progress: '100%',
-		failReason: '',
-		submitTime: 1763700000000,
-		startTime: 1763700001500,
-		finishTime: 1763700009250,
-		...fields,
-	};
 }
 
 beforeAll(async () => {

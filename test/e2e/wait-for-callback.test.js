@@ -11,6 +11,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { N8nHost } = require('../../tools/n8n-host/host');
 const { startSimulator } = require('../simulator');
+const { postJson } = require('../fixtures/callbacks');
 
 const REPO = path.resolve(__dirname, '..', '..');
 const API_KEY = 'wait-e2e-key-8c3f19b2d4';
@@ -60,23 +61,6 @@ let slowSim;
 let tarballDir;
 /** The wait-limit run is started right after n8n is up and checked last, so its minute overlaps the rest. */
 let shortRun;
-
-async function postJson(url, body) {
-	const t0 = performance.now();
-	const response = await fetch(url, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify(body),
-	});
-	const text = await response.text();
-	let json;
-	try {
-		json = JSON.parse(text);
-	} catch {
-		json = undefined;
-	}
-	return { status: response.status, text, json, ms: performance.now() - t0 };
-}
 
 async function executionById(workflowId, id) {
 	return (await host.executions({ workflowId })).find((e) => e.id === id);

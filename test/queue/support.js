@@ -7,6 +7,8 @@ const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 
+const { imageCallback, videoCallback, musicCallback, postJson } = require('../fixtures/callbacks');
+
 const REPO = path.resolve(__dirname, '..', '..');
 const EXAMPLES = path.join(REPO, 'examples');
 const EXAMPLE_N8N_URL = 'http://localhost:5678/';
@@ -64,55 +66,6 @@ function hashNode(name, binaryPropertyName, position = [900, 300]) {
 		position,
 		parameters: { action: 'hash', type: 'SHA256', binaryData: true, binaryPropertyName, dataPropertyName: 'sha256', encoding: 'hex' },
 	};
-}
-
-function imageCallback(id, fields = {}) {
-	return {
-		id,
-		action: 'IMAGINE',
-		status: 'SUCCESS',
-		prompt: 'a lighthouse at dusk',
-		imageUrl: `https://cdn.example.com/images/${id}.png`,
-		progress: '100%',
-		failReason: '',
-		submitTime: 1763700000000,
-		startTime: 1763700001500,
-		finishTime: 1763700009250,
-		...fields,
-	};
-}
-
-function videoCallback(id, status = 'succeed') {
-	return {
-		id,
-		status,
-		type: 'video',
-		output: { video_url: `https://cdn.example.com/v/${id}.mp4`, cover_url: '', duration: 5 },
-		created_at: 1763700000,
-		updated_at: 1763700042,
-	};
-}
-
-function musicCallback(id) {
-	return { id, status: 'complete', output: { audio_url: `https://cdn.example.com/m/${id}.mp3`, title: 'Night Drive', duration: 184 } };
-}
-
-/** POSTs JSON (or raw text); resolves with status, text, parsed json and the answer time in ms. */
-async function postJson(url, body, { raw = false, contentType = 'application/json', headers = {} } = {}) {
-	const t0 = performance.now();
-	const response = await fetch(url, {
-		method: 'POST',
-		headers: { 'content-type': contentType, ...headers },
-		body: raw ? body : JSON.stringify(body),
-	});
-	const text = await response.text();
-	let json;
-	try {
-		json = JSON.parse(text);
-	} catch {
-		json = undefined;
-	}
-	return { status: response.status, text, json, ms: performance.now() - t0 };
 }
 
 /** Runs `fn` over `items` with at most `limit` at a time; results in input order. */

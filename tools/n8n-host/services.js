@@ -55,7 +55,9 @@ function postgresBinDir() {
 /** PostgreSQL refuses to run as root: as root, run it as the `postgres` user the Debian package creates. */
 function asServerUser(command, args) {
 	if (process.getuid?.() !== 0) return [command, args];
-	return ['runuser', ['-u', 'postgres', '--', command, ...args]];
+	// /usr/sbin may be missing from a CI job's PATH.
+	const runuser = ['/usr/sbin/runuser', '/sbin/runuser'].find((p) => fs.existsSync(p)) ?? 'runuser';
+	return [runuser, ['-u', 'postgres', '--', command, ...args]];
 }
 
 /** Keeps a server's output (last 200 lines) for error messages. */
@@ -123,11 +125,13 @@ async function waitUntil(check, { timeoutMs, what, output, exited }) {
  */
 async function startPostgres({ timeoutMs = 60000 } = {}) {
 	const bin = postgresBinDir();
-	const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'n8n-host-pg-'));
+	// As root the server runs as `postgres`, which must reach the data directory: /tmp, not a private TMPDIR.
+	const dir = await fsp.mkdtemp(path.join(process.getuid?.() === 0 ? '/tmp' : os.tmpdir(), 'n8n-host-pg-'));
 	const dataDir = path.join(dir, 'data');
 	await fsp.mkdir(dataDir, { mode: 0o700 });
 	if (process.getuid?.() === 0) {
-		spawnSync('chown', ['-R', 'postgres:postgres', dir]);
+		const chown = spawnSync('chown', ['-R', 'postgres:postgres', dir], { encoding: 'utf8' });
+		if (chown.status !== 0) throw new Error(`chown of ${dir} to postgres failed: ${chown.stderr}`);
 	}
 	const [initCmd, initArgs] = asServerUser(path.join(bin, 'initdb'), [
 		'-D', dataDir, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-locale', '--no-sync',
