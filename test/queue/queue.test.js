@@ -65,31 +65,54 @@ const waitWorkflow = (() => {
 })();
 const WAIT_PATH = waitWorkflow.nodes.find((n) => n.type === 'n8n-nodes-base.webhook').parameters.path;
 
+/** The same with a 3 s wait limit, against a gateway whose videos take 10 minutes: main's wait tracker ends it. */
+const limitWorkflow = (() => {
+	const wf = JSON.parse(JSON.stringify(waitWorkflow));
+	wf.id = `${waitWorkflow.id}Limit`;
+	wf.name = `${waitWorkflow.name} (wait limit)`;
+	const webhook = wf.nodes.find((n) => n.type === 'n8n-nodes-base.webhook');
+	webhook.webhookId = crypto.randomUUID();
+	webhook.parameters.path = `${WAIT_PATH}-limit`;
+	const video = wf.nodes.find((n) => n.name === 'Render video');
+	video.parameters.callbackWaitLimitMinutes = 0.05;
+	video.credentials = { mediaGatewayApi: { id: 'mediaGatewaySlow', name: 'Media Gateway (slow)' } };
+	return wf;
+})();
+
 let sim;
+let slowSim;
 let cluster;
 let tarballDir;
 let cookie;
+/** Started right after start-up, checked last, so that the wait tracker's minute overlaps the other tests. */
+let limitRun;
 
 beforeAll(async () => {
 	sim = await startSimulator({ apiKey: API_KEY, port: 0, videoCompleteAfterMs: 4000, proCompleteAfterMs: 3000 });
+	slowSim = await startSimulator({ apiKey: API_KEY, port: 0, videoCompleteAfterMs: 10 * 60_000 });
 	const tarball = await N8nHost.packPackage(REPO);
 	tarballDir = path.dirname(tarball);
 	cluster = new QueueCluster({ tarball, workers: 1, webhooks: 2 });
 	await cluster.prepare();
 	await cluster.main.importCredentials([
 		{ id: 'mediaGatewayDemo', name: 'Media Gateway (demo)', type: 'mediaGatewayApi', data: { apiKey: API_KEY, baseUrl: sim.url } },
+		{ id: 'mediaGatewaySlow', name: 'Media Gateway (slow)', type: 'mediaGatewayApi', data: { apiKey: API_KEY, baseUrl: slowSim.url } },
 	]);
 	const trigger = localized(triggerExample, cluster.webhookBaseUrl);
-	const workflows = [...Object.values(actions), trigger, waitWorkflow];
+	const workflows = [...Object.values(actions), trigger, waitWorkflow, limitWorkflow];
 	await cluster.main.importWorkflows(workflows);
 	await cluster.main.publish(workflows.map((w) => w.id));
 	await cluster.start();
 	cookie = await setUpOwner(cluster.main.url);
+	const startedAt = Date.now();
+	const started = await postJson(cluster.webhookUrl(`${WAIT_PATH}-limit`), { prompt: 'A paper boat, queue-mode wait limit' });
+	limitRun = { startedAt, answer: started };
 }, 420000);
 
 afterAll(async () => {
 	if (cluster) await cluster.stop();
 	if (sim) await sim.close();
+	if (slowSim) await slowSim.close();
 	if (tarballDir) fs.rmSync(tarballDir, { recursive: true, force: true });
 	console.log(`queue cluster timings (ms): ${JSON.stringify(cluster?.timings ?? {})}; balancer counts ${JSON.stringify(cluster?.balancer?.counts)}`);
 }, 90000);
@@ -348,6 +371,28 @@ describe('n8n queue mode: main, worker, two webhook processors on PostgreSQL and
 		expect((await cluster.main.executions()).map((e) => e.id)).toEqual(all);
 		expect((await executionsOf(waitWorkflow.id)).find((e) => e.id === executionId).status).toBe('success');
 	});
+
+	test('Wait for Callback: the wait limit is enforced by main and the error reaches the execution via a worker', async () => {
+		expect(limitRun.answer).toMatchObject({ status: 200, json: { message: 'Workflow was started' } });
+		// n8n's wait tracker (main, leader only) looks for due executions once a minute.
+		const [execution] = await cluster.main
+			.waitForExecutions((l) => l.some((e) => ['success', 'error'].includes(e.status)), {
+				workflowId: limitWorkflow.id,
+				timeoutMs: Math.max(10000, 150000 - (Date.now() - limitRun.startedAt)),
+				intervalMs: 500,
+			})
+			.then((l) => l.filter((e) => ['success', 'error'].includes(e.status)));
+		const task = [...slowSim.tasks.values()].find((t) => String(t.notifyHook).includes(`/webhook-waiting/${execution.id}?`));
+		expect(task.status).toBe('processing');
+		const message = `Task ${task.id} sent no final callback within 3 s`;
+		expect(execution.status).toBe('error');
+		expect(execution.data.resultData.error.message).toBe(message);
+		expect(execution.runData['After render']).toBeUndefined();
+		// Main put the due execution back on the queue; a worker ran it (before the wait and after).
+		expect(loggedIds(['main'], /^Enqueued execution (\d+) /)).toContain(execution.id);
+		expect(startedOnWorker().filter((id) => id === execution.id).length).toBeGreaterThanOrEqual(2);
+		console.log(`queue-mode wait limit 3 s: ended ${((Date.parse(execution.stoppedAt) - limitRun.startedAt) / 1000).toFixed(1)} s after the start`);
+	}, 180000);
 
 	test('no process printed the API key', () => {
 		expect(cluster.logs()).not.toContain(API_KEY);
