@@ -66,9 +66,10 @@ export class MediaGatewayTrigger implements INodeType {
 			{
 				name: 'default',
 				httpMethod: 'POST',
-				// n8n answers once the execution has been started (well inside the gateway's 5 s).
+				// Answered on receipt: accepted callbacks by webhook() itself, before the execution starts;
+				// ignored and duplicate ones by n8n from `webhookResponse`.
 				responseMode: 'onReceived',
-				// An empty responseData makes n8n send `webhookResponse` ({"received":true}) instead of
+				// An empty responseData makes n8n send `webhookResponse` ({"received":true,…}) instead of
 				// its default, the literal text "firstEntryJson".
 				responseData: '',
 				path: 'webhook',
@@ -294,7 +295,7 @@ export class MediaGatewayTrigger implements INodeType {
 			const stored = checkAndRemember(store, key, now, limits);
 			// Puts back this process's keys that a concurrent save by another process dropped.
 			const restored = mergeKeys(store, memory, now, limits);
-			// Reassigning marks static data as changed, so n8n saves it after answering the request.
+			// Reassigning marks static data as changed, so n8n saves it when the answer goes out.
 			if (stored.changed || restored > 0) data.dedupe = store as unknown as IDataObject;
 			if (local.duplicate || stored.duplicate) return { webhookResponse: { ...RECEIVED, ignored: 'duplicate' } };
 		}
