@@ -57,14 +57,18 @@ function hasKey(store: DedupeStore, key: string): boolean {
 }
 
 /**
- * Forgets expired keys, and keys dated further ahead than the age window (a clock that jumped
- * back would otherwise keep them forever). Returns how many were removed.
+ * Whether a key accepted at `at` still counts: not older than the age window, and not dated further
+ * ahead than it either (a clock that jumped back would otherwise keep such keys forever).
  */
+function inWindow(at: number, now: number, limits: DedupeLimits): boolean {
+	return now - at <= limits.maxAgeMs && at - now <= limits.maxAgeMs;
+}
+
+/** Forgets keys outside the age window (see inWindow). Returns how many were removed. */
 export function pruneDedupe(store: DedupeStore, now: number, limits: DedupeLimits): number {
 	let removed = 0;
 	for (const key of Object.keys(store.entries)) {
-		const at = store.entries[key];
-		if (now - at > limits.maxAgeMs || at - now > limits.maxAgeMs) {
+		if (!inWindow(store.entries[key], now, limits)) {
 			delete store.entries[key];
 			removed++;
 		}
@@ -74,21 +78,27 @@ export function pruneDedupe(store: DedupeStore, now: number, limits: DedupeLimit
 
 /** True when the key was accepted within the age window. Does not change the store. */
 export function seenRecently(store: DedupeStore, key: string, now: number, limits: DedupeLimits): boolean {
-	if (!hasKey(store, key)) return false;
-	const at = store.entries[key];
-	return now - at <= limits.maxAgeMs && at - now <= limits.maxAgeMs;
+	return hasKey(store, key) && inWindow(store.entries[key], now, limits);
+}
+
+/** The size limit as a whole number of at least 1. */
+function maxEntries(limits: DedupeLimits): number {
+	return Math.max(1, Math.floor(limits.maxEntries));
+}
+
+/** Deletes the oldest keys until at most `keep` remain. */
+function keepNewest(store: DedupeStore, keep: number): void {
+	const keys = Object.keys(store.entries);
+	if (keys.length <= keep) return;
+	// Sorting by time (not insertion order) because a database may store JSON keys reordered.
+	keys.sort((a, b) => store.entries[a] - store.entries[b]);
+	for (const old of keys.slice(0, keys.length - keep)) delete store.entries[old];
 }
 
 /** Records a key as accepted at `now`, evicting the oldest keys so at most `maxEntries` remain. */
 export function rememberKey(store: DedupeStore, key: string, now: number, limits: DedupeLimits): void {
-	const max = Math.max(1, Math.floor(limits.maxEntries));
 	delete store.entries[key];
-	const keys = Object.keys(store.entries);
-	if (keys.length >= max) {
-		// Sorting by time (not insertion order) because a database may store JSON keys reordered.
-		keys.sort((a, b) => store.entries[a] - store.entries[b]);
-		for (const old of keys.slice(0, keys.length - max + 1)) delete store.entries[old];
-	}
+	keepNewest(store, maxEntries(limits) - 1);
 	store.entries[key] = now;
 }
 
@@ -121,17 +131,11 @@ export function mergeKeys(target: DedupeStore, source: DedupeStore, now: number,
 	let copied = 0;
 	for (const key of Object.keys(source.entries)) {
 		const at = source.entries[key];
-		if (hasKey(target, key) || now - at > limits.maxAgeMs || at - now > limits.maxAgeMs) continue;
+		if (hasKey(target, key) || !inWindow(at, now, limits)) continue;
 		target.entries[key] = at;
 		copied++;
 	}
-	if (copied === 0) return 0;
-	const max = Math.max(1, Math.floor(limits.maxEntries));
-	const keys = Object.keys(target.entries);
-	if (keys.length > max) {
-		keys.sort((a, b) => target.entries[a] - target.entries[b]);
-		for (const old of keys.slice(0, keys.length - max)) delete target.entries[old];
-	}
+	if (copied > 0) keepNewest(target, maxEntries(limits));
 	return copied;
 }
 
