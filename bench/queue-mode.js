@@ -21,7 +21,8 @@ const path = require('node:path');
 const { N8nHost } = require('../tools/n8n-host/host');
 const { QueueCluster } = require('../tools/n8n-host/queue-cluster');
 const { startSimulator } = require('../test/simulator');
-const { example, localized, videoCallback, postJson, mapLimit, percentile, setUpOwner } = require('../test/queue/support');
+const { example, localized, videoCallback, postJson, mapLimit, setUpOwner } = require('../test/queue/support');
+const { quantile } = require('../test/fixtures/load');
 const { RUNS, fmt, medianRun, runBench } = require('./common');
 
 const REPO = path.resolve(__dirname, '..');
@@ -132,8 +133,8 @@ async function measureCallbacks(cluster, triggerUrl, triggerWf, round) {
 	return {
 		ms,
 		perSecond: CALLBACKS / (ms / 1000),
-		p50: percentile(times, 0.5),
-		p99: percentile(times, 0.99),
+		p50: quantile(times, 0.5),
+		p99: quantile(times, 0.99),
 		max: Math.max(...times),
 		executions: runs.length,
 		duplicates: after.length - CALLBACKS,

@@ -19,6 +19,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { N8nHost } = require('../tools/n8n-host/host');
 const { imageCallback } = require('../test/fixtures/callbacks');
+const { mapLimit, quantile } = require('../test/fixtures/load');
 
 const REPO = path.resolve(__dirname, '..');
 const CALLBACKS = Math.max(1, Number(process.env.BENCH_CALLBACKS) || 1000);
@@ -82,34 +83,24 @@ function sleep(ms) {
 	return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-function quantile(sorted, q) {
-	return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
-}
-
 /** POSTs every body, `concurrency` at a time; answer times in ms and HTTP statuses. */
 async function blast(url, bodies, concurrency) {
 	const times = [];
 	const statuses = {};
-	let next = 0;
 	const t0 = performance.now();
-	await Promise.all(
-		Array.from({ length: concurrency }, async () => {
-			while (next < bodies.length) {
-				const body = bodies[next++];
-				const start = performance.now();
-				let status;
-				try {
-					const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-					await response.arrayBuffer();
-					status = response.status;
-				} catch (error) {
-					status = `error ${error.cause?.code ?? error.message}`;
-				}
-				times.push(performance.now() - start);
-				statuses[status] = (statuses[status] ?? 0) + 1;
-			}
-		}),
-	);
+	await mapLimit(bodies, concurrency, async (body) => {
+		const start = performance.now();
+		let status;
+		try {
+			const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+			await response.arrayBuffer();
+			status = response.status;
+		} catch (error) {
+			status = `error ${error.cause?.code ?? error.message}`;
+		}
+		times.push(performance.now() - start);
+		statuses[status] = (statuses[status] ?? 0) + 1;
+	});
 	const wallMs = performance.now() - t0;
 	times.sort((a, b) => a - b);
 	return {

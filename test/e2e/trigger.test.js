@@ -13,6 +13,7 @@ const path = require('node:path');
 const { N8nHost } = require('../../tools/n8n-host/host');
 const { startSimulator } = require('../simulator');
 const { imageCallback } = require('../fixtures/callbacks');
+const { prng, quantile } = require('../fixtures/load');
 
 const REPO = path.resolve(__dirname, '..', '..');
 const API_KEY = 'trigger-e2e-key-5d81c7a2e9';
@@ -38,18 +39,6 @@ const VIDEO_FAIL_WF = `${videoExample.id}Fail`;
 
 function sleep(ms) {
 	return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** Seeded PRNG (mulberry32), so a fuzz failure can be replayed. */
-function prng(seed) {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
 }
 
 let host;
@@ -149,7 +138,7 @@ afterAll(async () => {
 	if (tarballDir) fs.rmSync(tarballDir, { recursive: true, force: true });
 	const times = answerTimes.map(([, ms]) => ms).sort((a, b) => a - b);
 	if (times.length > 0) {
-		const at = (q) => times[Math.min(times.length - 1, Math.floor(q * times.length))].toFixed(0);
+		const at = (q) => quantile(times, q).toFixed(0);
 		console.log(
 			`trigger answers: ${times.length}, p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${times[times.length - 1].toFixed(0)} ms; ` +
 				`host timings (ms): ${JSON.stringify(host?.timings ?? {})}`,

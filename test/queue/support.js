@@ -8,6 +8,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const { imageCallback, videoCallback, musicCallback, postJson } = require('../fixtures/callbacks');
+const { mapLimit } = require('../fixtures/load');
 
 const REPO = path.resolve(__dirname, '..', '..');
 const EXAMPLES = path.join(REPO, 'examples');
@@ -68,25 +69,6 @@ function hashNode(name, binaryPropertyName, position = [900, 300]) {
 	};
 }
 
-/** Runs `fn` over `items` with at most `limit` at a time; results in input order. */
-async function mapLimit(items, limit, fn) {
-	const results = new Array(items.length);
-	let next = 0;
-	const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
-		while (next < items.length) {
-			const index = next++;
-			results[index] = await fn(items[index], index);
-		}
-	});
-	await Promise.all(lanes);
-	return results;
-}
-
-function percentile(values, q) {
-	const sorted = [...values].sort((a, b) => a - b);
-	return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-}
-
 function sleep(ms) {
 	return new Promise((resolve) => setTimeout(resolve, ms));
 }
@@ -127,7 +109,6 @@ module.exports = {
 	musicCallback,
 	postJson,
 	mapLimit,
-	percentile,
 	sleep,
 	setUpOwner,
 	binaryFromMain,

@@ -12,17 +12,8 @@ import { imageSuccess, musicComplete, videoSuccess } from './samples';
 const SEED = 0x5eed_c0de;
 const CASES = 600;
 
-/** mulberry32: small, fast, good enough for test data. */
-function prng(seed: number): () => number {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { prng } = require('../fixtures/load') as { prng: (seed: number) => () => number };
 
 const random = prng(SEED);
 const int = (max: number) => Math.floor(random() * max);
