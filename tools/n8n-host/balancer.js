@@ -8,19 +8,31 @@
  *   const lb = await startBalancer(['http://127.0.0.1:5679', 'http://127.0.0.1:5680']);
  *   lb.url; lb.counts; // [n1, n2]
  *   await lb.close();
+ * Backends may also be set later (lb.setBackends(urls)), for callers that need the URL first; until then
+ * every request gets 503.
  */
 const http = require('node:http');
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection']);
 
-async function startBalancer(backendUrls) {
-	if (!Array.isArray(backendUrls) || backendUrls.length === 0) throw new Error('startBalancer needs backend URLs');
-	const backends = backendUrls.map((u) => new URL(u));
+async function startBalancer(backendUrls = []) {
 	const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
-	const counts = backends.map(() => 0);
+	let backends = [];
+	const counts = [];
 	let next = 0;
+	const setBackends = (urls) => {
+		backends = urls.map((u) => new URL(u));
+		counts.splice(0, counts.length, ...backends.map(() => 0));
+		next = 0;
+	};
+	setBackends(backendUrls);
 
 	const server = http.createServer((req, res) => {
+		if (backends.length === 0) {
+			res.writeHead(503, { 'content-type': 'text/plain' });
+			res.end('balancer: no backends yet');
+			return;
+		}
 		const index = next;
 		next = (next + 1) % backends.length;
 		counts[index] += 1;
@@ -50,6 +62,7 @@ async function startBalancer(backendUrls) {
 		url: `http://127.0.0.1:${port}`,
 		port,
 		counts,
+		setBackends,
 		close: () =>
 			new Promise((resolve) => {
 				agent.destroy();

@@ -67,11 +67,11 @@ class QueueCluster {
 		[this.postgres, this.redis] = await Promise.all([startPostgres(), startRedis()]);
 		this.timings.services = Date.now() - t0;
 
-		// Webhook hosts first: their ports are the balancer's backends, and the balancer's URL is everyone's
-		// N8N_WEBHOOK_URL (workers build $execution.resumeUrl from it).
+		// The balancer first: its URL is every process's N8N_WEBHOOK_URL (workers build $execution.resumeUrl
+		// from it); its backends are the webhook processes' ports, known once their hosts exist.
+		this.balancer = await startBalancer();
 		this.webhooks = Array.from({ length: this.webhookCount }, (_, i) => this._host('webhook', `webhook-${i + 1}`));
-		this.balancer = await startBalancer(this.webhooks.map((h) => h.url));
-		for (const host of this.webhooks) Object.assign(host.env, { N8N_WEBHOOK_URL: `${this.balancer.url}/` });
+		this.balancer.setBackends(this.webhooks.map((h) => h.url));
 		this.main = this._host('start', 'main', {
 			// Production webhooks belong to the webhook processes; main keeps the editor, REST and activation.
 			N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true',
@@ -143,6 +143,7 @@ class QueueCluster {
 			N8N_DEFAULT_BINARY_DATA_MODE: 'database',
 			// Manual runs from the editor go to workers too, as teams running queue mode set it.
 			OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
+			N8N_WEBHOOK_URL: `${this.balancer.url}/`,
 			...this.extraEnv,
 		};
 	}
@@ -157,7 +158,6 @@ class QueueCluster {
 			echo: this.echo,
 			env: { ...this._sharedEnv(), ...env },
 		});
-		if (this.balancer) host.env.N8N_WEBHOOK_URL = `${this.balancer.url}/`;
 		// One redaction list: a secret imported through main must not show up in a worker's log either.
 		host._secrets = this._secrets;
 		return host;
