@@ -243,6 +243,21 @@ describe('n8n queue mode: main, worker, two webhook processors on PostgreSQL and
 
 		const count = (list, id) => list.filter((e) => taskIdOf(e) === id).length;
 
+		/** How many keys the trigger's duplicate memory holds in n8n's database (workflow static data). */
+		async function storedKeyCount() {
+			const [row] = await cluster.main.query('SELECT "staticData" FROM workflow_entity WHERE id = ?', [triggerWf()]);
+			const data = typeof row.staticData === 'string' ? JSON.parse(row.staticData) : row.staticData;
+			return Object.keys(data?.['node:Media Gateway Trigger']?.dedupe?.entries ?? {}).length;
+		}
+
+		async function waitFor(check, what, timeoutMs = 10000) {
+			const t0 = Date.now();
+			while (!(await check())) {
+				if (Date.now() - t0 > timeoutMs) throw new Error(`not within ${timeoutMs} ms: ${what}`);
+				await sleep(50);
+			}
+		}
+
 		test('each distinct status change starts one execution on a worker; its retries through either processor start none', async () => {
 			const bodies = [
 				imageCallback('q-img-1'),
@@ -257,11 +272,13 @@ describe('n8n queue mode: main, worker, two webhook processors on PostgreSQL and
 			// First deliveries through the one URL, one at a time and not concurrent with each other: n8n
 			// saves static data a few milliseconds after the answer has gone out, and a request that another
 			// processor starts inside that window can drop the key (the concurrent case is the next test).
-			for (const body of bodies) {
+			// So each next callback waits until the previous key is in the database.
+			const stored = await storedKeyCount();
+			for (const [index, body] of bodies.entries()) {
 				const answer = await postJson(triggerUrl(), body);
 				expect(answer).toMatchObject({ status: 200, json: { received: true } });
 				expect(answer.json.ignored).toBeUndefined();
-				await sleep(250);
+				await waitFor(async () => (await storedKeyCount()) === stored + index + 1, `key of ${body.id} saved`);
 			}
 			// Round-robin: both processors answered some.
 			expect(cluster.balancer.counts.every((n, i) => n > counts[i])).toBe(true);
