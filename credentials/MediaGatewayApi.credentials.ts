@@ -6,6 +6,9 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+/** `http://` in any letter case, after optional spaces: the Base URL as typed, before it is trimmed. */
+const HTTP_SCHEME_PATTERN = '^\\s*[Hh][Tt][Tt][Pp]://';
+
 export class MediaGatewayApi implements ICredentialType {
 	name = 'mediaGatewayApi';
 
@@ -34,6 +37,14 @@ export class MediaGatewayApi implements ICredentialType {
 			placeholder: 'https://gateway.example.com',
 			description:
 				'The root address of the gateway, starting with http:// or https://, without /v1 or /imgmodel. A trailing slash is fine.',
+		},
+		{
+			displayName:
+				'This Base URL uses http://: the API key and every prompt and result travel unencrypted, readable by anyone on the network path. Use https:// unless the gateway runs on this machine or a private network you trust.',
+			name: 'insecureBaseUrlNotice',
+			type: 'notice',
+			default: '',
+			displayOptions: { show: { baseUrl: [{ _cnd: { regex: HTTP_SCHEME_PATTERN } }] } },
 		},
 	];
 
