@@ -13,10 +13,11 @@ import type {
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { readGatewayCredentials } from './credentials';
-import { readDownloadLimits } from './options';
+import { type DownloadLimits, readDownloadLimits } from './options';
 import { redactSecrets } from './redact';
 import { isHttpUrl } from './schemas';
 import {
+	destroyOnAbort,
 	formatBytes,
 	redirectError,
 	RedirectRefusedError,
@@ -304,6 +305,134 @@ async function peek(stream: BodyStream, bytes: number): Promise<{ head: Buffer; 
 
 type LimitHit = { kind: 'size'; bytes: number } | { kind: 'time' };
 
+/** One download in progress: where from, within which limits, and how its failures read. */
+class Download {
+	readonly host: string;
+	readonly family: FileKind['family'];
+	readonly deadline: number;
+	readonly timeLimit: AbortSignal;
+	readonly cancel: AbortSignal | undefined;
+
+	constructor(
+		readonly ctx: IExecuteFunctions | IWebhookFunctions,
+		readonly url: string,
+		readonly options: DownloadOptions,
+		readonly limits: DownloadLimits,
+		readonly apiKey: string,
+	) {
+		this.host = new URL(url).host;
+		this.family = options.expectedPrefix.slice(0, -1) as FileKind['family'];
+		this.deadline = Date.now() + limits.timeMs;
+		this.timeLimit = AbortSignal.timeout(limits.timeMs);
+		this.cancel = (ctx as Partial<IExecuteFunctions>).getExecutionCancelSignal?.();
+	}
+
+	limitError(limit: LimitHit, cause?: unknown): NodeApiError {
+		const { limits, host } = this;
+		return new NodeApiError(this.ctx.getNode(), { message: (cause as Error)?.message ?? 'limit reached' }, {
+			message:
+				limit.kind === 'size'
+					? `The file at ${host} is larger than the download limit of ${limits.maxMb} MB`
+					: `The download from ${host} did not finish within the download time limit of ${limits.timeSeconds} s`,
+			description:
+				limit.kind === 'size'
+					? `The download was stopped${limit.bytes > 0 ? ` at ${formatBytes(limit.bytes)}` : ' before it started (the server announced the size)'}. Raise Options → Max Download Size (MB), or turn off the download option and fetch the URL yourself.`
+					: 'The download was stopped. Raise Options → Download Time Limit (Seconds), or turn off the download option and fetch the URL yourself.',
+			itemIndex: this.options.itemIndex,
+		});
+	}
+
+	/** Whatever stopped the download, as an n8n error that names the host and, if one was hit, the limit. */
+	failure(error: unknown, hit?: LimitHit): NodeApiError | NodeOperationError {
+		const { ctx, host } = this;
+		const { itemIndex } = this.options;
+		if (this.cancel?.aborted) return new NodeOperationError(ctx.getNode(), 'The execution was cancelled', { itemIndex });
+		if (error instanceof RedirectRefusedError) return redirectError(ctx, error, itemIndex);
+		if (hit) return this.limitError(hit, error);
+		if (this.timeLimit.aborted) return this.limitError({ kind: 'time' }, error);
+		const blocked = ssrfBlock(error);
+		if (blocked) return ssrfError(ctx, blocked, host, itemIndex);
+		return new NodeApiError(ctx.getNode(), { message: (error as Error)?.message ?? String(error) }, {
+			message: `Could not download the result from ${host}`,
+			description: 'The file host did not answer or broke off. Try again later, or turn off the download option and fetch the URL yourself.',
+			itemIndex,
+		});
+	}
+
+	/** Checks the answer and its first bytes, then streams it into n8n's binary store within the limits. */
+	async store(response: IN8nHttpFullResponse): Promise<IBinaryData> {
+		const { ctx, host, limits, family, options } = this;
+		const { itemIndex } = options;
+		const body = response.body as BodyStream;
+		if (response.statusCode < 200 || response.statusCode >= 300) {
+			body?.destroy?.();
+			throw new NodeApiError(
+				ctx.getNode(),
+				{ httpCode: String(response.statusCode), message: `HTTP ${response.statusCode}` },
+				{
+					message: `Could not download the result from ${host} (HTTP ${response.statusCode})`,
+					description: `The file at ${redactSecrets(this.url.slice(0, 300), [this.apiKey])} could not be fetched; result URLs may expire. Run the node again, or turn off the download option.`,
+					httpCode: String(response.statusCode),
+					itemIndex,
+				},
+			);
+		}
+		const announced = Number(response.headers?.['content-length']);
+		if (Number.isFinite(announced) && announced > limits.maxBytes) {
+			body.destroy();
+			throw this.limitError({ kind: 'size', bytes: 0 });
+		}
+
+		let head: Buffer;
+		let ended: boolean;
+		try {
+			({ head, ended } = await peek(body, HEAD_BYTES));
+		} catch (error) {
+			throw this.failure(error);
+		}
+		const kind = detectFileKind(head);
+		if (!kind || kind.family !== family) {
+			body.destroy();
+			const claimed = String(response.headers?.['content-type'] ?? 'no type').split(';')[0].trim();
+			throw new NodeApiError(ctx.getNode(), { message: `Unexpected file content (${claimed})` }, {
+				message: `The file at ${host} is not ${family === 'image' ? 'an image' : `a ${family}`} (${kind ? kind.mimeType : describeHead(head)})`,
+				description: `This operation produces ${options.defaultMimeType} files (${FILE_KINDS.filter((k) => k.family === family).map((k) => k.extension.toUpperCase()).join(', ')} are accepted); the server said "${claimed}". The file was not stored. Check the result URL, or turn off the download option.`,
+				itemIndex,
+			});
+		}
+		const fileName = safeFileName(this.url, options.fileNameBase, kind.extension);
+		if (ended) return await ctx.helpers.prepareBinaryData(head, fileName, kind.mimeType);
+
+		let received = 0;
+		let hit: LimitHit | undefined;
+		const counted = body.map(
+			(chunk) => {
+				received += chunk.length;
+				if (received > limits.maxBytes) {
+					hit = { kind: 'size', bytes: received };
+					throw new Error(`More than ${limits.maxBytes} bytes`);
+				}
+				if (Date.now() > this.deadline) {
+					hit = { kind: 'time' };
+					throw new Error('Download time limit passed');
+				}
+				return chunk;
+			},
+			{ concurrency: 1 },
+		);
+		try {
+			return await ctx.helpers.prepareBinaryData(
+				counted as unknown as Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0],
+				fileName,
+				kind.mimeType,
+			);
+		} catch (error) {
+			body.destroy();
+			throw this.failure(error, hit);
+		}
+	}
+}
+
 /**
  * Downloads a result file into n8n's binary store: streamed (a video is not held in memory), at
  * most the node's size limit (stopped as soon as it is passed), within its time limit, and only
@@ -323,41 +452,9 @@ export async function downloadToBinary(
 			description: `Got "${String(url).slice(0, 200)}". Turn off the download option to keep the raw result.`,
 		});
 	}
-	const family = options.expectedPrefix.slice(0, -1) as FileKind['family'];
-	const limits = readDownloadLimits(ctx, itemIndex, family === 'video' ? 'video' : 'image');
-	const host = new URL(url).host;
+	const limits = readDownloadLimits(ctx, itemIndex, options.expectedPrefix === 'video/' ? 'video' : 'image');
 	const credentials = await readGatewayCredentials(ctx, itemIndex);
-	const timeLimit = AbortSignal.timeout(limits.timeMs);
-	const cancel = (ctx as Partial<IExecuteFunctions>).getExecutionCancelSignal?.();
-	const deadline = Date.now() + limits.timeMs;
-	let hit: LimitHit | undefined;
-
-	const limitError = (limit: LimitHit, cause?: unknown) =>
-		new NodeApiError(ctx.getNode(), { message: (cause as Error)?.message ?? 'limit reached' }, {
-			message:
-				limit.kind === 'size'
-					? `The file at ${host} is larger than the download limit of ${limits.maxMb} MB`
-					: `The download from ${host} did not finish within the download time limit of ${limits.timeSeconds} s`,
-			description:
-				limit.kind === 'size'
-					? `The download was stopped${limit.bytes > 0 ? ` at ${formatBytes(limit.bytes)}` : ' before it started (the server announced the size)'}. Raise Options → Max Download Size (MB), or turn off the download option and fetch the URL yourself.`
-					: 'The download was stopped. Raise Options → Download Time Limit (Seconds), or turn off the download option and fetch the URL yourself.',
-			itemIndex,
-		});
-	const failed = (error: unknown) => {
-		if (cancel?.aborted) return new NodeOperationError(ctx.getNode(), 'The execution was cancelled', { itemIndex });
-		if (error instanceof RedirectRefusedError) return redirectError(ctx, error, itemIndex);
-		if (hit) return limitError(hit, error);
-		if (timeLimit.aborted) return limitError({ kind: 'time' }, error);
-		const blocked = ssrfBlock(error);
-		if (blocked) return ssrfError(ctx, blocked, host, itemIndex);
-		return new NodeApiError(ctx.getNode(), { message: (error as Error)?.message ?? String(error) }, {
-			message: `Could not download the result from ${host}`,
-			description: 'The file host did not answer or broke off. Try again later, or turn off the download option and fetch the URL yourself.',
-			itemIndex,
-		});
-	};
-
+	const download = new Download(ctx, url, options, limits, credentials.apiKey);
 	let response: IN8nHttpFullResponse;
 	try {
 		response = await sendFollowingRedirects(
@@ -369,77 +466,18 @@ export async function downloadToBinary(
 				encoding: 'stream',
 				// An idle limit per hop; the whole download is bounded by the time limit.
 				timeout: Math.min(retryPolicy.requestTimeoutMs, limits.timeMs),
-				abortSignal: cancel ? AbortSignal.any([cancel, timeLimit]) : timeLimit,
+				abortSignal: download.cancel ? AbortSignal.any([download.cancel, download.timeLimit]) : download.timeLimit,
 			},
 			{ crossOrigin: 'followWithoutKey' },
 		);
 	} catch (error) {
-		throw failed(error);
+		throw download.failure(error);
 	}
-	const body = response.body as BodyStream;
-	if (response.statusCode < 200 || response.statusCode >= 300) {
-		body?.destroy?.();
-		throw new NodeApiError(
-			ctx.getNode(),
-			{ httpCode: String(response.statusCode), message: `HTTP ${response.statusCode}` },
-			{
-				message: `Could not download the result from ${host} (HTTP ${response.statusCode})`,
-				description: `The file at ${redactSecrets(url.slice(0, 300), [credentials.apiKey])} could not be fetched; result URLs may expire. Run the node again, or turn off the download option.`,
-				httpCode: String(response.statusCode),
-				itemIndex,
-			},
-		);
-	}
-	const announced = Number(response.headers?.['content-length']);
-	if (Number.isFinite(announced) && announced > limits.maxBytes) {
-		body.destroy();
-		throw limitError({ kind: 'size', bytes: 0 });
-	}
-
-	let head: Buffer;
-	let ended: boolean;
+	// Bounds the body whichever helper fetched it (the authenticated one drops our abort signal).
+	const release = destroyOnAbort(response.body, download.timeLimit);
 	try {
-		({ head, ended } = await peek(body, HEAD_BYTES));
-	} catch (error) {
-		throw failed(error);
-	}
-	const kind = detectFileKind(head);
-	if (!kind || kind.family !== family) {
-		body.destroy();
-		const claimed = String(response.headers?.['content-type'] ?? 'no type').split(';')[0].trim();
-		throw new NodeApiError(ctx.getNode(), { message: `Unexpected file content (${claimed})` }, {
-			message: `The file at ${host} is not ${family === 'image' ? 'an image' : `a ${family}`} (${kind ? kind.mimeType : describeHead(head)})`,
-			description: `This operation produces ${options.defaultMimeType} files (${FILE_KINDS.filter((k) => k.family === family).map((k) => k.extension.toUpperCase()).join(', ')} are accepted); the server said "${claimed}". The file was not stored. Check the result URL, or turn off the download option.`,
-			itemIndex,
-		});
-	}
-	const fileName = safeFileName(url, options.fileNameBase, kind.extension);
-	if (ended) return await ctx.helpers.prepareBinaryData(head, fileName, kind.mimeType);
-
-	let received = 0;
-	const counted = body.map(
-		(chunk) => {
-			received += chunk.length;
-			if (received > limits.maxBytes) {
-				hit = { kind: 'size', bytes: received };
-				throw new Error(`More than ${limits.maxBytes} bytes`);
-			}
-			if (Date.now() > deadline) {
-				hit = { kind: 'time' };
-				throw new Error('Download time limit passed');
-			}
-			return chunk;
-		},
-		{ concurrency: 1 },
-	);
-	try {
-		return await ctx.helpers.prepareBinaryData(
-			counted as unknown as Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0],
-			fileName,
-			kind.mimeType,
-		);
-	} catch (error) {
-		body.destroy();
-		throw failed(error);
+		return await download.store(response);
+	} finally {
+		release();
 	}
 }

@@ -42,8 +42,7 @@ export function downloadOptions(noun: DownloadNoun, defaultDownload: boolean): I
 			type: 'number',
 			typeOptions: { minValue: 1, numberPrecision: 0 },
 			default: limits.maxMb,
-			displayOptions: { show },
-			description: `A larger file is not stored: the download stops as soon as it passes this size and the item fails with an error naming the file's host. 1 MB = 1,048,576 bytes.`,
+			description: `Applies when the ${noun.toLowerCase()} is downloaded. A larger file is not stored: the download stops as soon as it passes this size and the item fails with an error naming the file's host. 1 MB = 1,048,576 bytes.`,
 		},
 		{
 			displayName: 'Download Time Limit (Seconds)',
@@ -51,8 +50,7 @@ export function downloadOptions(noun: DownloadNoun, defaultDownload: boolean): I
 			type: 'number',
 			typeOptions: { minValue: 1, numberPrecision: 0 },
 			default: limits.timeSeconds,
-			displayOptions: { show },
-			description: 'The longest a download may take from the first request to the last byte, redirects included',
+			description: `Applies when the ${noun.toLowerCase()} is downloaded: the longest the download may take from the first request to the last byte, redirects included`,
 		},
 	];
 }

@@ -120,7 +120,7 @@ export async function gatewayRequest<T = IDataObject>(
 			response = await sendFollowingRedirects(ctx, credentials, { ...options, abortSignal: signal }, {
 				crossOrigin: 'refuse',
 			});
-			text = await readBoundedText(response.body, MAX_RESPONSE_BYTES);
+			text = await readBoundedText(response.body, MAX_RESPONSE_BYTES, signal);
 		} catch (error) {
 			throwIfCancelled(ctx, cancelSignal, itemIndex);
 			if (error instanceof RedirectRefusedError) throw redirectError(ctx, error, itemIndex);
@@ -268,15 +268,20 @@ export async function sendFollowingRedirects(
 	policy: RedirectPolicy,
 ): Promise<IN8nHttpFullResponse> {
 	const keyOrigin = new URL(credentials.baseUrl).origin;
-	let hop: IHttpRequestOptions = {
-		...options,
-		returnFullResponse: true,
-		ignoreHttpStatusErrors: true,
-		disableFollowRedirect: true,
-		sendCredentialsOnCrossOriginRedirect: false,
-	};
+	let url = options.url;
 	for (let redirects = 0; ; redirects++) {
-		const target = new URL(hop.url);
+		// A fresh object per hop: n8n's credential authentication writes the header into the options
+		// it is given, and a reused object would carry the key on to the next origin.
+		const hop: IHttpRequestOptions = {
+			...options,
+			url,
+			headers: { ...options.headers },
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			disableFollowRedirect: true,
+			sendCredentialsOnCrossOriginRedirect: false,
+		};
+		const target = new URL(url);
 		const response = (target.origin === keyOrigin
 			? await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, hop)
 			: await ctx.helpers.httpRequest(hop)) as IN8nHttpFullResponse;
@@ -298,7 +303,7 @@ export async function sendFollowingRedirects(
 		if (next.origin !== keyOrigin && policy.crossOrigin === 'refuse') throw refuse('otherOrigin');
 		// A 301/302/303 turns a POST into a GET, which would read instead of create.
 		if (method !== 'GET' && response.statusCode !== 307 && response.statusCode !== 308) throw refuse('changesMethod');
-		hop = { ...hop, url: next.toString() };
+		url = next.toString();
 	}
 }
 
@@ -322,8 +327,22 @@ export class ResponseTooLargeError extends Error {
 	}
 }
 
+/**
+ * Destroys a response stream when the signal fires. n8n's authenticated request helper replaces a
+ * request's abort signal with the execution's cancel signal, so a time limit of ours has to reach
+ * the body this way.
+ */
+export function destroyOnAbort(body: unknown, signal: AbortSignal | undefined): () => void {
+	const stream = body as Partial<ResponseStream> | undefined;
+	if (!signal || typeof stream?.destroy !== 'function') return () => {};
+	const destroy = () => stream.destroy!(new Error('The time limit passed'));
+	if (signal.aborted) destroy();
+	else signal.addEventListener('abort', destroy, { once: true });
+	return () => signal.removeEventListener('abort', destroy);
+}
+
 /** Reads an answer body up to `limit` bytes; a longer one is cut off and refused. */
-export async function readBoundedText(body: unknown, limit: number): Promise<string> {
+export async function readBoundedText(body: unknown, limit: number, signal?: AbortSignal): Promise<string> {
 	if (body === undefined || body === null) return '';
 	if (typeof body === 'string') {
 		if (Buffer.byteLength(body) > limit) throw new ResponseTooLargeError(limit);
@@ -337,14 +356,19 @@ export async function readBoundedText(body: unknown, limit: number): Promise<str
 	if (typeof stream[Symbol.asyncIterator] !== 'function') return JSON.stringify(body);
 	const chunks: Buffer[] = [];
 	let size = 0;
-	for await (const chunk of stream) {
-		const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-		size += buffer.length;
-		if (size > limit) {
-			stream.destroy();
-			throw new ResponseTooLargeError(limit);
+	const release = destroyOnAbort(stream, signal);
+	try {
+		for await (const chunk of stream) {
+			const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+			size += buffer.length;
+			if (size > limit) {
+				stream.destroy();
+				throw new ResponseTooLargeError(limit);
+			}
+			chunks.push(buffer);
 		}
-		chunks.push(buffer);
+	} finally {
+		release();
 	}
 	return Buffer.concat(chunks).toString('utf8');
 }
