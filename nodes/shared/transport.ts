@@ -454,7 +454,7 @@ export function parseHttpDate(text: string): number | undefined {
 		return utc(year, match[3], Number(match[2]), Number(match[5]), Number(match[6]), Number(match[7]));
 	}
 	match = ASCTIME_DATE.exec(text);
-	if (match) return utc(Number(match[8]), match[2], Number(match[3].trim()), Number(match[4]), Number(match[5]), Number(match[6]));
+	if (match) return utc(Number(match[7]), match[2], Number(match[3].trim()), Number(match[4]), Number(match[5]), Number(match[6]));
 	return undefined;
 }
 
@@ -479,20 +479,27 @@ function errorCode(error: unknown): string {
 }
 
 /** n8n's SSRF protection (2.x) refused the address: its error, found anywhere in the cause chain. */
-export function ssrfBlock(error: unknown): { description?: string } | undefined {
-	let current = error as { name?: unknown; description?: unknown; cause?: unknown } | undefined;
+export interface SsrfBlock {
+	description?: string;
+	/** The blocked host name or address, which after a redirect is not the first URL's. */
+	target?: string;
+}
+
+export function ssrfBlock(error: unknown): SsrfBlock | undefined {
+	let current = error as { name?: unknown; description?: unknown; cause?: unknown; hostname?: unknown; ip?: unknown } | undefined;
 	for (let depth = 0; current && depth < 5; depth++) {
 		if (current.name === 'SsrfBlockedIpError' || current.name === 'SsrfBlockedHostnameError') {
-			return { description: typeof current.description === 'string' ? current.description : undefined };
+			const target = [current.hostname, current.ip].find((value): value is string => typeof value === 'string' && value !== '');
+			return { description: typeof current.description === 'string' ? current.description : undefined, target };
 		}
 		current = current.cause as typeof current;
 	}
 	return undefined;
 }
 
-export function ssrfError(ctx: GatewayContext, blocked: { description?: string }, host: string, itemIndex: number): NodeApiError {
+export function ssrfError(ctx: GatewayContext, blocked: SsrfBlock, host: string, itemIndex: number): NodeApiError {
 	return new NodeApiError(ctx.getNode(), { message: 'Blocked by SSRF protection' }, {
-		message: `n8n's SSRF protection blocked the request to ${host}`,
+		message: `n8n's SSRF protection blocked the request to ${blocked.target ?? host}`,
 		description:
 			`${blocked.description ?? 'The address is in a blocked range.'} ` +
 			'This n8n instance refuses private and internal addresses (N8N_SSRF_PROTECTION_ENABLED). If this host is trusted, an administrator can allow it with N8N_SSRF_ALLOWED_HOSTNAMES or N8N_SSRF_ALLOWED_IP_RANGES.',
