@@ -18,40 +18,45 @@ export const DOWNLOAD_LIMIT_DEFAULTS: Record<DownloadNoun, { maxMb: number; time
 
 /** "Download ...", "Put Output File in Field" and the download limits, shared by every operation that returns files. */
 export function downloadOptions(noun: DownloadNoun, defaultDownload: boolean): INodeProperties[] {
-	const limits = DOWNLOAD_LIMIT_DEFAULTS[noun];
-	const show = { download: [true] };
+	const kind = noun.toLowerCase();
+	// Literal defaults (n8n's scanner requires them); the video values replace them below and
+	// DOWNLOAD_LIMIT_DEFAULTS must match (tested).
+	const maxSize: INodeProperties = {
+		displayName: 'Max Download Size (MB)',
+		name: 'maxDownloadSizeMb',
+		type: 'number',
+		typeOptions: { minValue: 1, numberPrecision: 0 },
+		default: 50,
+		description: `Applies when the ${kind} is downloaded. A larger file is not stored: the download stops as soon as it passes this size and the item fails with an error naming the file's host. 1 MB = 1,048,576 bytes.`,
+	};
+	const timeLimit: INodeProperties = {
+		displayName: 'Download Time Limit (Seconds)',
+		name: 'downloadTimeLimitSeconds',
+		type: 'number',
+		typeOptions: { minValue: 1, numberPrecision: 0 },
+		default: 120,
+		description: `Applies when the ${kind} is downloaded: the longest the download may take from the first request to the last byte, redirects included`,
+	};
+	const video = noun === 'Video';
+	const download: INodeProperties = {
+		displayName: `Download ${noun}`,
+		name: 'download',
+		type: 'boolean',
+		default: true,
+		description: `Whether to download the ${kind} into the item's binary data, ready for nodes such as Google Drive or Write File. Off returns only its URL.`,
+	};
 	return [
-		{
-			displayName: `Download ${noun}`,
-			name: 'download',
-			type: 'boolean',
-			default: defaultDownload,
-			description: `Whether to download the ${noun.toLowerCase()} into the item's binary data, ready for nodes such as Google Drive or Write File. Off returns only its URL.`,
-		},
+		defaultDownload ? download : { ...download, default: false },
 		{
 			displayName: 'Put Output File in Field',
 			name: 'binaryPropertyName',
 			type: 'string',
 			default: 'data',
-			displayOptions: { show },
+			displayOptions: { show: { download: [true] } },
 			hint: 'The name of the binary field to put the file in',
 		},
-		{
-			displayName: 'Max Download Size (MB)',
-			name: 'maxDownloadSizeMb',
-			type: 'number',
-			typeOptions: { minValue: 1, numberPrecision: 0 },
-			default: limits.maxMb,
-			description: `Applies when the ${noun.toLowerCase()} is downloaded. A larger file is not stored: the download stops as soon as it passes this size and the item fails with an error naming the file's host. 1 MB = 1,048,576 bytes.`,
-		},
-		{
-			displayName: 'Download Time Limit (Seconds)',
-			name: 'downloadTimeLimitSeconds',
-			type: 'number',
-			typeOptions: { minValue: 1, numberPrecision: 0 },
-			default: limits.timeSeconds,
-			description: `Applies when the ${noun.toLowerCase()} is downloaded: the longest the download may take from the first request to the last byte, redirects included`,
-		},
+		video ? { ...maxSize, default: 500 } : maxSize,
+		video ? { ...timeLimit, default: 600 } : timeLimit,
 	];
 }
 

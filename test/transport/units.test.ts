@@ -6,6 +6,7 @@ import { NodeHelpers } from 'n8n-workflow';
 
 import { MediaGatewayApi } from '../../credentials/MediaGatewayApi.credentials';
 import { detectFileKind, safeFileName } from '../../nodes/shared/binary';
+import { DOWNLOAD_LIMIT_DEFAULTS, downloadOptions } from '../../nodes/shared/options';
 import { parseHttpDate, retryAfterJitterMs, retryAfterMs, sanitiseAnswer } from '../../nodes/shared/transport';
 
 describe('Retry-After (RFC 9110 10.2.3)', () => {
@@ -120,5 +121,17 @@ describe('credential: http:// Base URL warning', () => {
 		expect(shown('https://gateway.example.com')).toBe(false);
 		expect(shown('')).toBe(false);
 		expect(shown('https://http.example.com/http://')).toBe(false);
+	});
+});
+
+describe('download limit options', () => {
+	it('show the same defaults the code falls back to, for images and for videos', () => {
+		for (const noun of ['Image', 'Video'] as const) {
+			const properties = downloadOptions(noun, noun === 'Image');
+			const byName = Object.fromEntries(properties.map((property) => [property.name, property.default]));
+			expect(byName.maxDownloadSizeMb).toBe(DOWNLOAD_LIMIT_DEFAULTS[noun].maxMb);
+			expect(byName.downloadTimeLimitSeconds).toBe(DOWNLOAD_LIMIT_DEFAULTS[noun].timeSeconds);
+			expect(byName.download).toBe(noun === 'Image');
+		}
 	});
 });
