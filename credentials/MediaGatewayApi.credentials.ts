@@ -68,7 +68,11 @@ export class MediaGatewayApi implements ICredentialType {
 			baseURL: '={{ $credentials.baseUrl }}',
 			url: '/v1/videos/n8n-credential-check',
 			method: 'GET',
-			ignoreHttpStatusErrors: { ignore: true, except: [401, 403, 500, 502, 503, 504] },
+			// Redirects count as failures (n8n applies the rules below only to failures): n8n would
+			// follow one with the key on it, to any host, and the key goes to the Base URL only.
+			ignoreHttpStatusErrors: { ignore: true, except: [301, 302, 303, 307, 308, 401, 403, 500, 502, 503, 504] },
+			disableFollowRedirect: true,
+			sendCredentialsOnCrossOriginRedirect: false,
 		},
 		rules: [
 			{
@@ -78,6 +82,13 @@ export class MediaGatewayApi implements ICredentialType {
 					message: 'The gateway rejected the API key (HTTP 401). Check the API Key.',
 				},
 			},
+			...[301, 302, 303, 307, 308].map((value) => ({
+				type: 'responseCode' as const,
+				properties: {
+					value,
+					message: `The gateway answered the check with a redirect (HTTP ${value}), which the test does not follow, so the key goes nowhere else. If the gateway has moved (e.g. to https://), enter its new address as the Base URL.`,
+				},
+			})),
 			{
 				type: 'responseCode',
 				properties: {

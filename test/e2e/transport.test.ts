@@ -30,6 +30,7 @@ interface HostLike {
 	importCredentials(list: unknown[]): Promise<void>;
 	importWorkflows(list: unknown[]): Promise<void>;
 	execute(id: string): Promise<{ status: string; data: Record<string, Array<{ items: Array<{ json: Record<string, unknown>; binary?: Record<string, { mimeType?: string }> }>; error?: { message?: string } | null }>> }>;
+	start(): Promise<unknown>;
 	stop(): Promise<void>;
 	logs(): string;
 }
@@ -144,6 +145,40 @@ for (const { line, available } of lines) {
 			expect(cdn.requests).toHaveLength(1);
 			expect(cdn.requests[0].authorization).toBeUndefined();
 			expect(host.logs()).not.toContain(API_KEY);
+		});
+
+		it("the credential's Test button does not follow a redirect: the other origin never sees the key", async () => {
+			const moved = await startOrigin('127.0.0.1');
+			try {
+				moved.route('/v1/videos/n8n-credential-check', (_req, res) => redirect(res, `${cdn.url}/v1/videos/n8n-credential-check`));
+				cdn.reset();
+				await host.start();
+				const owner = await fetch(`${host.url}/rest/owner/setup`, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: JSON.stringify({ email: 'owner@example.com', firstName: 'E2E', lastName: 'Owner', password: 'E2e-Owner-Password-1' }),
+				});
+				expect(owner.status).toBe(200);
+				const cookie = owner.headers.getSetCookie().map((c) => c.split(';')[0]).find((c) => c.startsWith('n8n-auth='));
+				const response = await fetch(`${host.url}/rest/credentials/test`, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json', cookie: cookie ?? '' },
+					body: JSON.stringify({
+						credentials: { ...CREDENTIAL, type: 'mediaGatewayApi', data: { apiKey: API_KEY, baseUrl: moved.url } },
+					}),
+				});
+				const text = await response.text();
+				const result = (JSON.parse(text) as { data: { status: string; message: string } }).data;
+				expect(result.status).toBe('Error');
+				expect(result.message).toBe(
+					'The gateway answered the check with a redirect (HTTP 302), which the test does not follow, so the key goes nowhere else. If the gateway has moved (e.g. to https://), enter its new address as the Base URL.',
+				);
+				expect(moved.requests.map((request) => request.authorization)).toEqual([`Bearer ${API_KEY}`]);
+				expect(cdn.requests).toEqual([]);
+				expect(text).not.toContain(API_KEY);
+			} finally {
+				await moved.close();
+			}
 		});
 
 		if (line === '2.x') {

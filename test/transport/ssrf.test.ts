@@ -51,7 +51,9 @@ function generateAnswers(url: string): void {
 
 it('downloads from an allowed address work (the control case)', async () => {
 	generateAnswers(`${gateway.url}/files/ok.png`);
-	gateway.route('/files/ok.png', (_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(PNG));
+	gateway.route('/files/ok.png', (_req, res) => {
+		res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
+	});
 	const result = await runImage(gateway.url);
 	expect(result.error).toBeUndefined();
 	expect(result.items[0].binary?.data.mimeType).toBe('image/png');
