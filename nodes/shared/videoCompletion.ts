@@ -47,7 +47,7 @@ export function modelTierProperty(operations: string[]): INodeProperties {
 			{ name: 'Standard', value: VIDEO_MODELS[0], description: 'Model vidmodel: faster and cheaper' },
 			{ name: 'Pro', value: VIDEO_MODELS[1], description: 'Model vidmodel-pro: higher quality, takes longer' },
 		],
-		default: VIDEO_MODELS[0],
+		default: 'vidmodel',
 		displayOptions: { show: { operation: operations } },
 	};
 }
