@@ -4,7 +4,7 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import type { ZodType, ZodTypeDef } from 'zod';
+import type { ZodType, ZodTypeDef } from 'zod/v3';
 
 import { callbackModeNotice, startCallbackWait, waitLimitProperty } from './callbackWait';
 import { downloadOptions, optionsCollection } from './options';
