@@ -187,7 +187,17 @@ describe('download limits', () => {
 			// Writes until the client hangs up or the whole file is out.
 			while (written < total && !res.destroyed) {
 				written += chunk.length;
-				if (!res.write(chunk)) await new Promise((resolve) => { res.once('drain', resolve); res.once('close', resolve); });
+				if (!res.write(chunk)) {
+					await new Promise<void>((resolve) => {
+						const done = () => {
+							res.off('drain', done);
+							res.off('close', done);
+							resolve();
+						};
+						res.on('drain', done);
+						res.on('close', done);
+					});
+				}
 			}
 			res.end();
 		});
