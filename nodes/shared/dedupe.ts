@@ -163,4 +163,32 @@ export function processDedupeStore(scope: string): DedupeStore {
 
 export function forgetProcessDedupeStore(scope: string): void {
 	processStores.delete(scope);
+	inFlight.delete(scope);
+}
+
+/**
+ * Keys this process has accepted but whose execution n8n has not confirmed as started yet, per
+ * trigger node. A second delivery of such a key is neither new (it would start a second execution)
+ * nor a duplicate (the first start may still fail, and its 200 must then not have been given to
+ * anyone): the trigger asks the caller to retry later.
+ */
+const inFlight = new Map<string, Set<string>>();
+
+/** Claims a key for one request; false when another request of this process holds it. */
+export function claimInFlight(scope: string, key: string): boolean {
+	let keys = inFlight.get(scope);
+	if (!keys) {
+		keys = new Set();
+		inFlight.set(scope, keys);
+	}
+	if (keys.has(key)) return false;
+	keys.add(key);
+	return true;
+}
+
+export function releaseInFlight(scope: string, key: string): void {
+	const keys = inFlight.get(scope);
+	if (!keys) return;
+	keys.delete(key);
+	if (keys.size === 0) inFlight.delete(scope);
 }
