@@ -37,6 +37,7 @@ export type Confirmation =
 	  };
 
 const TIMED_OUT = Symbol('timed out');
+const DEADLINE_SLICE_MS = 50;
 
 function httpCodeOf(error: unknown): string | undefined {
 	const code = (error as { httpCode?: unknown } | null)?.httpCode;
@@ -92,11 +93,22 @@ export async function confirmVideoCallback(
 	const bounded = Object.assign(Object.create(ctx) as IWebhookFunctions, {
 		getExecutionCancelSignal: () => deadline.signal,
 	});
+	let answered = false;
 	const request = fetchVideoTask(bounded, 0, item.taskId).then(
 		(task) => ({ task }),
 		(error: unknown) => ({ error }),
 	);
-	const outcome = await Promise.race([request, sleep(timeoutMs).then((): typeof TIMED_OUT => TIMED_OUT)]);
+	void request.finally(() => (answered = true));
+	// The deadline sleeps in short slices and stops once the gateway has answered, so no timer outlives
+	// the request by more than a slice.
+	const deadlinePassed = async (): Promise<typeof TIMED_OUT> => {
+		const until = Date.now() + timeoutMs;
+		for (let left = timeoutMs; left > 0 && !answered; left = until - Date.now()) {
+			await sleep(Math.min(left, DEADLINE_SLICE_MS));
+		}
+		return TIMED_OUT;
+	};
+	const outcome = await Promise.race([request, deadlinePassed()]);
 	if (outcome === TIMED_OUT) {
 		deadline.abort();
 		return { ok: false, code: 503, reason: `the gateway did not confirm the callback within ${timeoutMs / 1000} s; retry later` };
