@@ -22,7 +22,6 @@ import {
 	forgetProcessDedupeStore,
 	processDedupeStore,
 	pruneDedupe,
-	releaseInFlight,
 	rememberKey,
 	seenRecently,
 } from '../shared/dedupe';
@@ -352,9 +351,15 @@ export class MediaGatewayTrigger implements INodeType {
 		if (seenRecently(memory, key, now, limits) || seenRecently(stored, key, now, limits)) {
 			return { webhookResponse: { ...RECEIVED, ignored: 'duplicate' } };
 		}
-		if (!claimInFlight(scope, key)) {
-			return refuse(409, 'this callback is being processed already; retry later');
-		}
+		const claim = claimInFlight(scope, key);
+		if (!claim) return refuse(409, 'this callback is being processed already; retry later');
+		// Whatever happens next (confirmation refused, answered, failed to start, caller gone, even
+		// during the confirmation), the claim ends with the request.
+		let callerGone = false;
+		res.once('close', () => {
+			callerGone = true;
+			claim.release();
+		});
 
 		// start() does not throw (the confirmation turns every failure into an answer); should it ever,
 		// the claim must not outlive the request, or every retry of this callback would get 409.
@@ -362,11 +367,12 @@ export class MediaGatewayTrigger implements INodeType {
 			refusal: refuse(503, 'the callback could not be checked; retry later'),
 		}));
 		if ('refusal' in outcome) {
-			releaseInFlight(scope, key);
+			claim.release();
 			return outcome.refusal;
 		}
-		// Whatever happens next (answered, failed to start, caller gone), the claim ends with the request.
-		res.once('close', () => releaseInFlight(scope, key));
+		// The gateway stopped waiting during the confirmation: it counts this delivery as failed and
+		// sends it again, and that retry (already free to claim the key) is the one to start it.
+		if (callerGone) return { noWebhookResponse: true };
 		return answerOnceStarted([[{ json: outcome.item as unknown as IDataObject }]], { ...RECEIVED }, () => {
 			// The execution exists: from now on a repeat of this callback is a duplicate.
 			const at = Date.now();
@@ -375,7 +381,7 @@ export class MediaGatewayTrigger implements INodeType {
 			mergeKeys(stored, memory, at, limits);
 			// Reassigning marks static data as changed, so n8n saves it before the answer goes out.
 			data.dedupe = store(stored);
-			releaseInFlight(scope, key);
+			claim.release();
 		});
 	}
 }

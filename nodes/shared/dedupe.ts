@@ -172,23 +172,29 @@ export function forgetProcessDedupeStore(scope: string): void {
  * nor a duplicate (the first start may still fail, and its 200 must then not have been given to
  * anyone): the trigger asks the caller to retry later.
  */
-const inFlight = new Map<string, Set<string>>();
+const inFlight = new Map<string, Map<string, object>>();
 
-/** Claims a key for one request; false when another request of this process holds it. */
-export function claimInFlight(scope: string, key: string): boolean {
-	let keys = inFlight.get(scope);
-	if (!keys) {
-		keys = new Set();
-		inFlight.set(scope, keys);
-	}
-	if (keys.has(key)) return false;
-	keys.add(key);
-	return true;
+/** One request's hold on a key; releasing it never releases a later request's hold on the same key. */
+export interface InFlightClaim {
+	release(): void;
 }
 
-export function releaseInFlight(scope: string, key: string): void {
-	const keys = inFlight.get(scope);
-	if (!keys) return;
-	keys.delete(key);
-	if (keys.size === 0) inFlight.delete(scope);
+/** Claims a key for one request; undefined when another request of this process holds it. */
+export function claimInFlight(scope: string, key: string): InFlightClaim | undefined {
+	let keys = inFlight.get(scope);
+	if (!keys) {
+		keys = new Map();
+		inFlight.set(scope, keys);
+	}
+	if (keys.has(key)) return undefined;
+	const owner = {};
+	keys.set(key, owner);
+	return {
+		release: () => {
+			const current = inFlight.get(scope);
+			if (current?.get(key) !== owner) return;
+			current.delete(key);
+			if (current.size === 0) inFlight.delete(scope);
+		},
+	};
 }

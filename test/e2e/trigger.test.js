@@ -195,6 +195,9 @@ beforeAll(async () => {
 	await host.importWorkflows([trigger, videoOk, videoFail]);
 	await host.publish(TRIGGER_WF);
 	const started = await host.start();
+	// The start-failure hook is meant for the server that receives callbacks; the CLI runs of the video
+	// examples below (n8n execute) do without it.
+	delete host.env.EXTERNAL_HOOK_FILES;
 	expect(started.activations).toEqual([
 		{ workflowId: TRIGGER_WF, nodeId: triggerNode.id, status: 'activated', errorMessage: null },
 	]);
@@ -725,7 +728,9 @@ describe('Media Gateway Trigger in a real n8n', () => {
 							: c.kind === 'malformed'
 								? answer.status === 400 && typeof answer.json?.error === 'string'
 								: c.kind === 'notJson'
-									? answer.status === 415 && /^unsupported content type/.test(answer.json?.error)
+									? // the node's 415, or n8n's own refusal when its XML parser chokes first
+										(answer.status === 415 && /^unsupported content type/.test(answer.json?.error)) ||
+										(answer.status === 422 && c.contentType === 'application/xml')
 									: answer.status >= 400;
 					if (!ok) failures.push({ ...c, raw: c.raw.slice(0, 300), status: answer.status, answer: answer.text.slice(0, 200) });
 				}
@@ -747,8 +752,11 @@ describe('Media Gateway Trigger in a real n8n', () => {
 	async function renderAndAwaitTrigger(workflowId) {
 		const before = await triggerExecutions();
 		const result = await host.execute(workflowId);
-		expect(result.exitCode).toBe(0);
-		expect(result.status).toBe('success');
+		expect({ exitCode: result.exitCode, status: result.status, error: result.error?.message ?? null }).toEqual({
+			exitCode: 0,
+			status: 'success',
+			error: null,
+		});
 		const [created] = result.data['Create video'][0].items;
 		expect(created.json).toMatchObject({ status: 'processing', state: 'running' });
 		const taskId = created.json.taskId;
@@ -756,7 +764,11 @@ describe('Media Gateway Trigger in a real n8n', () => {
 		// The node sent the trigger's production URL, secret included, as notifyHook.
 		expect(sim.tasks.get(taskId).notifyHook).toBe(urlWithToken());
 
-		const list = await waitForTaskExecutions([taskId]);
+		const list = await waitForTaskExecutions([taskId]).catch((error) => {
+			const log = sim.callbackLog.filter((entry) => entry.payload.id === taskId);
+			const answers = log.map((e) => `${e.payload.status} #${e.attempt}: ${e.status} after ${e.elapsedMs} ms`);
+			throw new Error(`${error.message}\ngateway's callbacks for ${taskId}: ${answers.join('; ') || 'none'}`);
+		});
 		const mine = executionsOf(list, taskId);
 		expect(mine).toHaveLength(1);
 		expect(list).toHaveLength(withoutBarriers(before).length + 1);

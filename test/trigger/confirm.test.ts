@@ -7,7 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { confirmPolicy } from '../../nodes/MediaGatewayTrigger/confirmation';
 import { retryPolicy } from '../../nodes/shared/transport';
-import { answerLikeN8n, callWebhook } from './fakes';
+import { answerLikeN8n, callWebhook, trigger, webhookContext } from './fakes';
 import type { FakeGateway, FakeRequest, WebhookOptions } from './fakes';
 import { imageSuccess, musicComplete } from './samples';
 
@@ -176,6 +176,19 @@ describe('confirming final video callbacks', () => {
 		});
 		// Bounded by the limit, not by the gateway: well under the 5 s the slow answer takes.
 		expect(ms).toBeLessThan(4000);
+	});
+
+	it('a gateway that hangs up while the confirmation runs does not block its own retry', async () => {
+		const id = await createTask();
+		const staticData: IDataObject = {};
+		sim.inject({ path: `/v1/videos/${id}`, method: 'GET', status: 503, delayMs: 300 });
+		const { ctx, res } = webhookContext({ body: videoCallback(id, 'succeed') }, { gateway, staticData });
+		const first = trigger.webhook.call(ctx);
+		res.emit('close'); // the gateway stopped waiting, and retries
+		const retry = await answer({ body: videoCallback(id, 'succeed') }, { gateway, staticData });
+		expect(retry).toMatchObject({ status: 200, executionStarted: true });
+		// The abandoned first delivery, once confirmed, starts nothing: the retry did.
+		expect(await first).toEqual({ noWebhookResponse: true });
 	});
 
 	it('does not remember an unconfirmed callback: the genuine one that follows is accepted', async () => {
