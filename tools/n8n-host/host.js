@@ -242,6 +242,7 @@ class N8nHost {
 		this.redactions = 0;
 		this._server = undefined;
 		this._children = new Set();
+		this._outputEnded = new WeakMap();
 		this._cliQueue = Promise.resolve();
 
 		const inherited = { ...process.env };
@@ -710,6 +711,11 @@ class N8nHost {
 		});
 		livePids.add(child.pid);
 		this._children.add(child);
+		// Resolves once both output streams have ended, i.e. the last log line has been recorded.
+		this._outputEnded.set(
+			child,
+			Promise.all([child.stdout, child.stderr].map((stream) => new Promise((resolve) => stream.once('close', resolve)))),
+		);
 		for (const stream of [child.stdout, child.stderr]) {
 			let buffer = '';
 			stream.setEncoding('utf8');
@@ -750,8 +756,17 @@ class N8nHost {
 				await exited;
 			}
 		}
-		// Stream 'end' may trail 'exit'; let the last lines land in the log.
-		await sleep(50);
+		await this._lastLines(child);
+	}
+
+	/**
+	 * Waits until the child's output streams have ended after its exit ('end' may trail 'exit'), so its
+	 * last lines are in the log; the deadline only guards against a stray process keeping a pipe open.
+	 */
+	async _lastLines(child) {
+		const timer = deadline(10000);
+		await Promise.race([this._outputEnded.get(child), timer.promise]);
+		timer.cancel();
 	}
 
 	/** CLI calls run one at a time: each bootstraps (and may migrate) the same sqlite database. */
@@ -772,7 +787,7 @@ class N8nHost {
 				await exited;
 				throw new Error(`n8n ${args.join(' ')} timed out after ${timeoutMs} ms`);
 			}
-			await sleep(50);
+			await this._lastLines(child);
 			const entries = this._entries.slice(first).filter((e) => e.source === source);
 			return { code: result.code ?? 1, signal: result.signal, entries };
 		};
