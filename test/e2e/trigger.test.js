@@ -595,7 +595,10 @@ describe('Media Gateway Trigger in a real n8n', () => {
 		await expectNoNewExecutions(before);
 	});
 
-	test('an accepted callback is remembered in the database (static data), not only in this process', async () => {
+	// n8n 1.123 never writes the trigger's static data to its database (no key after seconds, no error
+	// logged), so only the in-process duplicate memory works there (README, compatibility).
+	const onN8n2 = N8nHost.DEFAULT_LINE === '2.x' ? test : test.skip;
+	onN8n2('an accepted callback is remembered in the database (static data), not only in this process', async () => {
 		const storedKeys = async () => {
 			const [row] = await host.query('SELECT "staticData" FROM workflow_entity WHERE id = ?', [TRIGGER_WF]);
 			const data = typeof row.staticData === 'string' ? JSON.parse(row.staticData) : row.staticData;
