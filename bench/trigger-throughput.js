@@ -231,6 +231,14 @@ async function measure(host, label, url, workflowId, prefix) {
 	return { label, ...answers, settled, e2e, loadBefore, loadAtLastAnswer, loadAfter: loadAverage() };
 }
 
+async function build(dir) {
+	try {
+		await execFileAsync('npm', ['run', 'build'], { cwd: dir, maxBuffer: 64 * 1024 * 1024 });
+	} catch (error) {
+		throw new Error(`npm run build in ${dir} failed:\n${error.stdout ?? ''}${error.stderr ?? ''}`);
+	}
+}
+
 /** Checks `ref` out into a temporary worktree, builds it with this worktree's node_modules and packs it. */
 async function packRef(ref) {
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mg-bench-ref-'));
@@ -238,7 +246,7 @@ async function packRef(ref) {
 		await execFileAsync('git', ['worktree', 'add', '--detach', dir, ref], { cwd: REPO });
 		const { stdout } = await execFileAsync('git', ['log', '-1', '--format=%h %s', ref], { cwd: REPO });
 		fs.symlinkSync(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'));
-		await execFileAsync('npm', ['run', 'build'], { cwd: dir, maxBuffer: 64 * 1024 * 1024 });
+		await build(dir);
 		return { tarball: await N8nHost.packPackage(dir), title: stdout.trim() };
 	} finally {
 		await execFileAsync('git', ['worktree', 'remove', '--force', dir], { cwd: REPO }).catch(() => {});
@@ -247,7 +255,7 @@ async function packRef(ref) {
 }
 
 async function packCurrent() {
-	await execFileAsync('npm', ['run', 'build'], { cwd: REPO, maxBuffer: 64 * 1024 * 1024 });
+	await build(REPO);
 	const { stdout } = await execFileAsync('git', ['log', '-1', '--format=%h %s'], { cwd: REPO });
 	const { stdout: dirty } = await execFileAsync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: REPO });
 	return { tarball: await N8nHost.packPackage(REPO), title: `${stdout.trim()}${dirty.trim() ? ' + uncommitted changes' : ''}` };
