@@ -281,6 +281,7 @@ async function startSimulator(options = {}) {
 		latencyMs = 0,
 		videoCompleteAfterMs = 1500,
 		proCompleteAfterMs,
+		videoCompleteJitterMs = 0,
 		callbackTimeScale = 1,
 		publicUrl,
 	} = options;
@@ -422,6 +423,8 @@ async function startSimulator(options = {}) {
 		const prompts = [v.prompt || '', ...(v.storyboard || []).map((s) => s.prompt)].join('\n');
 		let after = v.model === 'vidmodel-pro' ? (proCompleteAfterMs ?? 2 * videoCompleteAfterMs) : videoCompleteAfterMs;
 		if (prompts.includes('[slow]')) after *= 10;
+		// A spread of completion times, so a batch of tasks finishes (and calls back) in random order.
+		if (videoCompleteJitterMs > 0) after += crypto.randomInt(0, videoCompleteJitterMs + 1);
 		let dims = { width: 1280, height: 720 };
 		if (v.size) dims = parseSize(v.size);
 		else if (v.aspectRatio) dims = dimensionsFromRatio(parseRatio(v.aspectRatio));
