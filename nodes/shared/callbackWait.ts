@@ -409,6 +409,30 @@ function armTimeout(
 	stackEntry.data = { ...stackEntry.data, main: [timedOut] };
 }
 
+/**
+ * Executions this process started resuming, with the time: concurrent final callbacks that reach the
+ * same process (a retry storm) then build the output (and download the videos) once instead of once
+ * each. Only an optimisation: callbacks on other processes still compete, and n8n's conditional claim
+ * of the waiting execution decides which resume runs. Forgotten after RESUME_MEMORY_MS, so a resume
+ * that n8n could not start is retried by the gateway's next callback.
+ */
+const resumingSince = new Map<string, number>();
+const RESUME_MEMORY_MS = 60_000;
+
+function resumingHere(executionId: string): boolean {
+	const since = resumingSince.get(executionId);
+	return since !== undefined && Date.now() - since < RESUME_MEMORY_MS;
+}
+
+function claimResumeHere(executionId: string): boolean {
+	if (resumingHere(executionId)) return false;
+	for (const [id, since] of resumingSince) {
+		if (Date.now() - since >= RESUME_MEMORY_MS) resumingSince.delete(id);
+	}
+	resumingSince.set(executionId, Date.now());
+	return true;
+}
+
 /** The stack entry of the waiting node, as the webhook context holds it (not part of the public API). */
 function waitingEntry(ctx: IWebhookFunctions): IExecuteData | undefined {
 	return (ctx as unknown as { executeData?: IExecuteData }).executeData;
@@ -578,6 +602,10 @@ export async function callbackWaitWebhook(ctx: IWebhookFunctions): Promise<IWebh
 		});
 	}
 
+	// This process is already resuming the execution (a storm of retries): nothing more to do.
+	const executionId = ctx.getExecutionId();
+	if (resumingHere(executionId)) return answer(ctx, 200, { received: true });
+
 	// Check the rest of the batch, answering within the gateway's 5 s whatever it takes.
 	let early: { result: BatchCheck } | { error: unknown } | undefined;
 	const checking = checkBatch(ctx, batch, { itemIndex, task: own }).then(
@@ -594,6 +622,7 @@ export async function callbackWaitWebhook(ctx: IWebhookFunctions): Promise<IWebh
 	ctx.getResponseObject().status(200).json({ received: true });
 	const settled = early ?? (await checking);
 	if ('error' in settled || !settled.result.done) return { noWebhookResponse: true };
+	if (!claimResumeHere(executionId)) return { noWebhookResponse: true };
 
 	try {
 		const outcome = await batchOutput(ctx, batch, settled.result.tasks);

@@ -282,6 +282,7 @@ async function startSimulator(options = {}) {
 		videoCompleteAfterMs = 1500,
 		proCompleteAfterMs,
 		videoCompleteJitterMs = 0,
+		sendCallbacks = true,
 		callbackTimeScale = 1,
 		publicUrl,
 	} = options;
@@ -300,6 +301,12 @@ async function startSimulator(options = {}) {
 
 	const sim = {
 		url: '',
+		/** The callback the gateway would send for a task now (what its clock would send). */
+		callbackFor(taskId) {
+			const task = tasks.get(taskId);
+			settle(task);
+			return videoCallbackPayload(task);
+		},
 		requests,
 		tasks,
 		callbackLog,
@@ -453,14 +460,15 @@ async function startSimulator(options = {}) {
 			error: undefined,
 		};
 		tasks.set(id, task);
-		if (task.notifyHook) {
+		// sendCallbacks: false leaves every callback to the test (sim.sendCallback), e.g. to replay a retry storm.
+		if (task.notifyHook && sendCallbacks) {
 			// "Right after creation": after the create response has been written.
 			later(0, () => dispatchCallback(task.notifyHook, videoCallbackPayload(task), true));
 		}
 		later(after, () => {
 			if (tasks.get(id) !== task) return;
 			settle(task);
-			if (task.notifyHook) dispatchCallback(task.notifyHook, videoCallbackPayload(task), true);
+			if (task.notifyHook && sendCallbacks) dispatchCallback(task.notifyHook, videoCallbackPayload(task), true);
 		});
 		return task;
 	}

@@ -75,8 +75,13 @@ function waitingEntry(result: Awaited<ReturnType<typeof park>>): IExecuteData {
 	const entry = result.run.data.executionData?.nodeExecutionStack[0];
 	expect(entry).toBeDefined();
 	// What n8n writes to its database: a JSON round trip of the entry.
-	return JSON.parse(JSON.stringify(entry)) as IExecuteData;
+	const stored = JSON.parse(JSON.stringify(entry)) as IExecuteData;
+	executionIds.set(stored, `unit-${executionIds.size + 1}-${Date.now()}`);
+	return stored;
 }
+
+/** A distinct execution id per parked entry, as n8n gives every execution its own. */
+const executionIds = new Map<IExecuteData, string>();
 
 function batchOf(entry: IExecuteData): CallbackBatch {
 	const batch = readBatch(entry.metadata);
@@ -118,6 +123,7 @@ async function deliver(entry: IExecuteData, body: unknown, apiKey = API_KEY): Pr
 	const node = entry.node as INode;
 	const ctx = {
 		executeData: entry,
+		getExecutionId: () => executionIds.get(entry) ?? 'unit-unknown',
 		getNode: () => node,
 		getBodyData: () => body,
 		getResponseObject: () => response,
@@ -306,6 +312,17 @@ describe('the webhook decides with the gateway', () => {
 			// Success clears the armed timeout error.
 			expect((entry.metadata as IDataObject).resumeError).toBeUndefined();
 		}
+	});
+
+	test('simultaneous final callbacks in one process: all answered 200, the output is built (and resumed) once', async () => {
+		const entry = waitingEntry(await park(prompts(6)));
+		const ids = taskIdsOf(entry) as string[];
+		ids.forEach(finish);
+		const storm = await Promise.all(ids.flatMap((id) => [1, 2].map(() => deliver(entry, videoCallback(id, 'succeed')))));
+		expect(storm.map((a) => a.status)).toEqual(storm.map(() => 200));
+		const resumed = storm.filter((a) => a.result.workflowData !== undefined);
+		expect(resumed).toHaveLength(1);
+		expect((resumed[0].result.workflowData as INodeExecutionData[][])[0].map((i) => i.json.taskId)).toEqual(ids);
 	});
 
 	test('a failed task without Continue On Fail: the resume carries one error naming each failed task and reason', async () => {
