@@ -410,27 +410,42 @@ function armTimeout(
 }
 
 /**
- * Executions this process started resuming, with the time: concurrent final callbacks that reach the
- * same process (a retry storm) then build the output (and download the videos) once instead of once
- * each. Only an optimisation: callbacks on other processes still compete, and n8n's conditional claim
- * of the waiting execution decides which resume runs. Forgotten after RESUME_MEMORY_MS, so a resume
- * that n8n could not start is retried by the gateway's next callback.
+ * Per-process coordination of one execution's callbacks. Only an optimisation: callbacks on other
+ * processes still compete, and n8n's conditional claim of the waiting execution decides which resume
+ * runs. It matters because every gateway request from a webhook costs n8n an expression isolate (its
+ * credential resolution), so a retry storm of N final callbacks must not mean N checks of the batch
+ * and N downloads of every video:
+ * - the checks of one execution run one after another; once one found the batch complete, the
+ *   others (and later callbacks) stop at once, without asking the gateway anything;
+ * - that memory is kept while the output is built and RESUME_MEMORY_MS after, then forgotten, so a
+ *   resume that n8n could not start is retried by the gateway's next callback.
  */
-const resumingSince = new Map<string, number>();
+const resumes = new Map<string, { building: boolean; since: number }>();
+const checkChains = new Map<string, Promise<unknown>>();
 const RESUME_MEMORY_MS = 60_000;
 
 function resumingHere(executionId: string): boolean {
-	const since = resumingSince.get(executionId);
-	return since !== undefined && Date.now() - since < RESUME_MEMORY_MS;
+	const resume = resumes.get(executionId);
+	return resume !== undefined && (resume.building || Date.now() - resume.since < RESUME_MEMORY_MS);
 }
 
-function claimResumeHere(executionId: string): boolean {
-	if (resumingHere(executionId)) return false;
-	for (const [id, since] of resumingSince) {
-		if (Date.now() - since >= RESUME_MEMORY_MS) resumingSince.delete(id);
+function markResuming(executionId: string, building: boolean): void {
+	for (const [id, resume] of resumes) {
+		if (!resume.building && Date.now() - resume.since >= RESUME_MEMORY_MS) resumes.delete(id);
 	}
-	resumingSince.set(executionId, Date.now());
-	return true;
+	resumes.set(executionId, { building, since: Date.now() });
+}
+
+/** Runs `check` after every earlier check of the same execution in this process has finished. */
+async function afterEarlierChecks<T>(executionId: string, check: () => Promise<T>): Promise<T> {
+	const previous = checkChains.get(executionId) ?? Promise.resolve();
+	const next = previous.catch(() => undefined).then(check);
+	checkChains.set(executionId, next);
+	try {
+		return await next;
+	} finally {
+		if (checkChains.get(executionId) === next) checkChains.delete(executionId);
+	}
 }
 
 /** The stack entry of the waiting node, as the webhook context holds it (not part of the public API). */
@@ -589,6 +604,10 @@ export async function callbackWaitWebhook(ctx: IWebhookFunctions): Promise<IWebh
 		return answer(ctx, 200, { received: true, waiting: true, state: callback.state });
 	}
 
+	// This process is already resuming the execution (a storm of retries): nothing more to do.
+	const executionId = ctx.getExecutionId();
+	if (resumingHere(executionId)) return answer(ctx, 200, { received: true });
+
 	// The gateway's record decides, not the callback.
 	let own: VideoTask;
 	try {
@@ -602,13 +621,14 @@ export async function callbackWaitWebhook(ctx: IWebhookFunctions): Promise<IWebh
 		});
 	}
 
-	// This process is already resuming the execution (a storm of retries): nothing more to do.
-	const executionId = ctx.getExecutionId();
-	if (resumingHere(executionId)) return answer(ctx, 200, { received: true });
-
 	// Check the rest of the batch, answering within the gateway's 5 s whatever it takes.
-	let early: { result: BatchCheck } | { error: unknown } | undefined;
-	const checking = checkBatch(ctx, batch, { itemIndex, task: own }).then(
+	let early: { result: BatchCheck | 'resuming' } | { error: unknown } | undefined;
+	const checking = afterEarlierChecks(executionId, async () => {
+		if (resumingHere(executionId)) return 'resuming' as const;
+		const result = await checkBatch(ctx, batch, { itemIndex, task: own });
+		if (result.done) markResuming(executionId, true);
+		return result;
+	}).then(
 		(result) => (early = { result }),
 		(error: unknown) => (early = { error }),
 	);
@@ -621,8 +641,7 @@ export async function callbackWaitWebhook(ctx: IWebhookFunctions): Promise<IWebh
 	}
 	ctx.getResponseObject().status(200).json({ received: true });
 	const settled = early ?? (await checking);
-	if ('error' in settled || !settled.result.done) return { noWebhookResponse: true };
-	if (!claimResumeHere(executionId)) return { noWebhookResponse: true };
+	if ('error' in settled || settled.result === 'resuming' || !settled.result.done) return { noWebhookResponse: true };
 
 	try {
 		const outcome = await batchOutput(ctx, batch, settled.result.tasks);
@@ -631,5 +650,7 @@ export async function callbackWaitWebhook(ctx: IWebhookFunctions): Promise<IWebh
 	} catch (caught) {
 		setResumeError(entry, asNodeError(ctx, caught, itemIndex));
 		return { noWebhookResponse: true, workflowData: [[{ json: {} }]] };
+	} finally {
+		markResuming(executionId, false);
 	}
 }
