@@ -1,18 +1,13 @@
-import { n8nCommunityNodesPlugin } from '@n8n/eslint-plugin-community-nodes';
-import tsParser from '@typescript-eslint/parser';
+import tmp from 'tmp';
+import { buildScanConfig } from '@n8n/scan-community-package/scanner/scanner.mjs';
 
-// n8n's own community-node rules in their cloud-strict form (`recommended`): what n8n checks
-// before a package may be installed on n8n Cloud. package.json is linted too, because half of
-// those rules are about it (empty dependencies, peer dependencies, the n8n section, no install scripts).
+// For editors and `npx eslint <file>`: n8n's verification scanner's own rule sets (built by the scanner
+// package, not copied), with inline eslint-disable comments ignored as the scanner ignores them.
+// `npm run lint` (tools/scanner-lint.mjs) is the gate: the scanner's analyzePackage over the source
+// and over the npm pack tarball.
+tmp.setGracefulCleanup(); // importing the scanner creates a temporary folder
 export default [
 	{ ignores: ['dist/**', 'node_modules/**', '.cache/**', 'test/**', 'bench/**', 'tools/**', 'scripts/**', 'examples/**'] },
-	{
-		files: ['**/*.ts'],
-		languageOptions: { parser: tsParser, parserOptions: { ecmaVersion: 2022, sourceType: 'module' } },
-	},
-	{
-		files: ['package.json'],
-		languageOptions: { parser: tsParser, parserOptions: { extraFileExtensions: ['.json'] } },
-	},
-	n8nCommunityNodesPlugin.configs.recommended,
+	{ linterOptions: { noInlineConfig: true } },
+	...(await buildScanConfig()),
 ];

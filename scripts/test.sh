@@ -7,19 +7,20 @@ set -euo pipefail
 source "$(dirname "$0")/toolchain.sh"
 cd "$REPO_DIR"
 
-echo "== build"; npm run --silent build
-echo "== lint"; npm run --silent lint
-# The real n8n comes before the unit tests too: the trigger's tests check its answers with n8n's own code.
-echo "== real n8n"; bash tools/n8n-host/install.sh
 results="$REPO_DIR/.cache/test-results"
 mkdir -p "$results"
+echo "== build"; npm run --silent build
+# n8n's verification scanner (ESLint leg) over the source and over the npm pack tarball of that build.
+echo "== lint (n8n's verification scanner: source and tarball)"; npm run --silent lint -- --no-build --json "$results/lint.json"
+# The real n8n comes before the unit tests too: the trigger's tests check its answers with n8n's own code.
+echo "== real n8n"; bash tools/n8n-host/install.sh
 echo "== unit and integration tests"; npx jest --ci --json --outputFile="$results/unit.json"
 echo "== end-to-end tests in n8n"; npx jest --ci -c jest.e2e.config.js --runInBand --json --outputFile="$results/e2e.json"
 # Queue mode: PostgreSQL and Redis from Debian's packages, then main + worker + webhook processors.
 echo "== queue-mode tests (npm run test:queue)"; npm run --silent test:queue -- --ci --json --outputFile="$results/queue.json"
 
-# One closing line for all three suites (set -e has already stopped us if either failed).
+# One closing line for all suites (set -e has already stopped us if either failed).
 node -e '
 const sum = (key) => process.argv.slice(1).reduce((n, file) => n + require(file)[key], 0);
 console.log(`tests: ${sum("numPassedTests")} passed, ${sum("numFailedTests")} failed`);
-' "$results/unit.json" "$results/e2e.json" "$results/queue.json"
+' "$results/lint.json" "$results/unit.json" "$results/e2e.json" "$results/queue.json"

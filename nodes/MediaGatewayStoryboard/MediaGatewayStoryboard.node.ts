@@ -50,7 +50,7 @@ const properties: INodeProperties[] = [
 		default: '1280x720',
 		placeholder: '1280x720',
 		displayOptions: { show: { operation: operations } },
-		description: 'Frame size as <width>x<height>. Leave empty for the gateway default.',
+		description: 'Frame size as &lt;width&gt;x&lt;height&gt;. Leave empty for the gateway default.',
 	},
 	callbackUrlProperty(operations),
 	...completionProperties(operations),

@@ -193,7 +193,7 @@ export class MediaGatewayTrigger implements INodeType {
 						name: 'duplicateMemorySize',
 						type: 'number',
 						typeOptions: { minValue: 1, maxValue: DEDUPE_MAX_ENTRIES_LIMIT, numberPrecision: 0 },
-						default: DEDUPE_DEFAULTS.maxEntries,
+						default: 1000,
 						description:
 							'How many accepted callbacks are remembered for Ignore Duplicates; the oldest are forgotten first. Kept in the workflow\'s static data.',
 					},

@@ -34,21 +34,23 @@ export function imageInputProperties(options: ImageInputOptions): INodePropertie
 	const sources = [
 		{ name: 'Binary Field', value: 'binary', description: 'A binary field of the input item, e.g. from Read File or HTTP Request' },
 		{ name: 'URL', value: 'url', description: 'A public http(s) URL the gateway can fetch' },
-		{ name: 'Base64 / Data URI', value: 'base64', description: 'Base64 data, or a data:image/...;base64,... URI' },
+		{ name: 'Base64 / Data URI', value: 'base64', description: 'Base64 data, or a data URI (data:image/png;base64,...)' },
 	];
 	if (optional) sources.unshift({ name: 'None', value: 'none', description: `No ${displayName.toLowerCase()}` });
 	const sourceName = `${name}Source`;
 	const withSource = (value: string): IDisplayOptions => ({ show: { ...show, [sourceName]: [value] } });
+	const source: INodeProperties = {
+		displayName: `${displayName} Source`,
+		name: sourceName,
+		type: 'options',
+		options: sources,
+		default: 'binary',
+		displayOptions: { show },
+		description: options.description ?? `Where the ${displayName.toLowerCase()} comes from`,
+	};
 	return [
-		{
-			displayName: `${displayName} Source`,
-			name: sourceName,
-			type: 'options',
-			options: sources,
-			default: optional ? 'none' : 'binary',
-			displayOptions: { show },
-			description: options.description ?? `Where the ${displayName.toLowerCase()} comes from`,
-		},
+		// An optional input (e.g. a mask) starts at None, so the request carries none until one is chosen.
+		optional ? { ...source, default: 'none' } : source,
 		{
 			displayName: `${displayName} Binary Field`,
 			name: `${name}BinaryField`,

@@ -8,8 +8,8 @@
  * `null` standing for "not set"), strict on shape (a field that is present has the spec's type;
  * the task id is a non-empty string). Unknown fields are kept only in `payload`.
  */
-import { z } from 'zod';
-import type { ZodIssue } from 'zod';
+import { z } from 'zod/v3';
+import type { ZodIssue } from 'zod/v3';
 
 import { normaliseStatus } from './status';
 import type { TaskState } from './status';

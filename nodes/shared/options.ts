@@ -4,14 +4,15 @@ import { concurrencyOption } from './router';
 
 /** "Download ..." + "Put Output File in Field", shared by every operation that returns files. */
 export function downloadOptions(noun: 'Image' | 'Video', defaultDownload: boolean): INodeProperties[] {
+	const download: INodeProperties = {
+		displayName: `Download ${noun}`,
+		name: 'download',
+		type: 'boolean',
+		default: true,
+		description: `Whether to download the ${noun.toLowerCase()} into the item's binary data, ready for nodes such as Google Drive or Write File. Off returns only its URL.`,
+	};
 	return [
-		{
-			displayName: `Download ${noun}`,
-			name: 'download',
-			type: 'boolean',
-			default: defaultDownload,
-			description: `Whether to download the ${noun.toLowerCase()} into the item's binary data, ready for nodes such as Google Drive or Write File. Off returns only its URL.`,
-		},
+		defaultDownload ? download : { ...download, default: false },
 		{
 			displayName: 'Put Output File in Field',
 			name: 'binaryPropertyName',

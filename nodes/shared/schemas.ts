@@ -2,7 +2,9 @@
  * The spec's request tables, in code. Every body is checked here before it is sent, so a mistake
  * costs the user a clear message instead of a paid, failed request. Messages say what to enter.
  */
-import { z } from 'zod';
+// zod comes from the n8n host. `zod/v3` is the same API on hosts with zod 3.25+ (n8n 1.123, 2.41) and
+// zod 4.x, whose default export drops required_error, invalid_type_error and errorMap.
+import { z } from 'zod/v3';
 
 const DATA_URI = /^data:[\w.+-]+\/[\w.+-]+(;[\w-]+=[^;,]+)*;base64,[A-Za-z0-9+/=\s]+$/;
 const BASE64 = /^[A-Za-z0-9+/\s]+={0,2}$/;

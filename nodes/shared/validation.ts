@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import type { ZodIssue, ZodType, ZodTypeDef } from 'zod';
+import type { ZodIssue, ZodType, ZodTypeDef } from 'zod/v3';
 
 /** Maps a body field to the name the user sees in the node panel, so errors point at the right box. */
 export type FieldLabels = Record<string, string>;

@@ -4,7 +4,7 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import type { ZodType, ZodTypeDef } from 'zod';
+import type { ZodType, ZodTypeDef } from 'zod/v3';
 
 import { callbackModeNotice, startCallbackWait, waitLimitProperty } from './callbackWait';
 import { downloadOptions, optionsCollection } from './options';
@@ -47,7 +47,7 @@ export function modelTierProperty(operations: string[]): INodeProperties {
 			{ name: 'Standard', value: VIDEO_MODELS[0], description: 'Model vidmodel: faster and cheaper' },
 			{ name: 'Pro', value: VIDEO_MODELS[1], description: 'Model vidmodel-pro: higher quality, takes longer' },
 		],
-		default: VIDEO_MODELS[0],
+		default: 'vidmodel',
 		displayOptions: { show: { operation: operations } },
 	};
 }

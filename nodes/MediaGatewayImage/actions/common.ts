@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import type { ZodType, ZodTypeDef } from 'zod';
+import type { ZodType, ZodTypeDef } from 'zod/v3';
 
 import { imageResultItems } from '../../shared/imageResults';
 import { gatewayRequest } from '../../shared/transport';

@@ -29,7 +29,7 @@ export const properties: INodeProperties[] = [
 		default: 'ASPECT_1_1',
 		displayOptions: { show },
 		description:
-			'The gateway accepts more ratios than listed (ASPECT_<width>_<height>, e.g. ASPECT_4_3): switch to Expression to enter one.',
+			'The gateway accepts more ratios than listed (ASPECT_&lt;width&gt;_&lt;height&gt;, e.g. ASPECT_4_3): switch to Expression to enter one',
 	},
 	{
 		displayName: 'Additional Fields',

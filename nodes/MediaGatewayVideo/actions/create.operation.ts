@@ -26,7 +26,7 @@ export const properties: INodeProperties[] = [
 		default: '1280x720',
 		placeholder: '1280x720',
 		displayOptions: { show },
-		description: 'Frame size as <width>x<height>. Leave empty for the gateway default.',
+		description: 'Frame size as &lt;width&gt;x&lt;height&gt;. Leave empty for the gateway default.',
 	},
 	{
 		displayName: 'Duration',

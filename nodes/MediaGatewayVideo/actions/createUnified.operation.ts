@@ -30,7 +30,7 @@ export const properties: INodeProperties[] = [
 		],
 		default: '16:9',
 		displayOptions: { show },
-		description: 'Format <width>:<height>. Switch to Expression to enter another ratio, e.g. 4:3.',
+		description: 'Format &lt;width&gt;:&lt;height&gt;. Switch to Expression to enter another ratio, e.g. 4:3.',
 	},
 	callbackUrlProperty(operations),
 	...completionProperties(operations),
