@@ -420,31 +420,32 @@ function armTimeout(
  * - that memory is kept while the output is built and RESUME_MEMORY_MS after, then forgotten, so a
  *   resume that n8n could not start is retried by the gateway's next callback.
  */
+/** Keyed by execution id and the batch's first task id. */
 const resumes = new Map<string, { building: boolean; since: number }>();
 const checkChains = new Map<string, Promise<unknown>>();
 const RESUME_MEMORY_MS = 60_000;
 
-function resumingHere(executionId: string): boolean {
-	const resume = resumes.get(executionId);
+function resumingHere(batchKey: string): boolean {
+	const resume = resumes.get(batchKey);
 	return resume !== undefined && (resume.building || Date.now() - resume.since < RESUME_MEMORY_MS);
 }
 
-function markResuming(executionId: string, building: boolean): void {
+function markResuming(batchKey: string, building: boolean): void {
 	for (const [id, resume] of resumes) {
 		if (!resume.building && Date.now() - resume.since >= RESUME_MEMORY_MS) resumes.delete(id);
 	}
-	resumes.set(executionId, { building, since: Date.now() });
+	resumes.set(batchKey, { building, since: Date.now() });
 }
 
 /** Runs `check` after every earlier check of the same execution in this process has finished. */
-async function afterEarlierChecks<T>(executionId: string, check: () => Promise<T>): Promise<T> {
-	const previous = checkChains.get(executionId) ?? Promise.resolve();
+async function afterEarlierChecks<T>(batchKey: string, check: () => Promise<T>): Promise<T> {
+	const previous = checkChains.get(batchKey) ?? Promise.resolve();
 	const next = previous.catch(() => undefined).then(check);
-	checkChains.set(executionId, next);
+	checkChains.set(batchKey, next);
 	try {
 		return await next;
 	} finally {
-		if (checkChains.get(executionId) === next) checkChains.delete(executionId);
+		if (checkChains.get(batchKey) === next) checkChains.delete(batchKey);
 	}
 }
 
@@ -604,9 +605,10 @@ export async function callbackWaitWebhook(ctx: IWebhookFunctions): Promise<IWebh
 		return answer(ctx, 200, { received: true, waiting: true, state: callback.state });
 	}
 
-	// This process is already resuming the execution (a storm of retries): nothing more to do.
-	const executionId = ctx.getExecutionId();
-	if (resumingHere(executionId)) return answer(ctx, 200, { received: true });
+	// This process is already resuming this batch (a storm of retries): nothing more to do. Keyed by
+	// the batch too: a loop can park the same execution again, with new tasks, within a minute.
+	const batchKey = `${ctx.getExecutionId()}/${(batch.entries.find((e) => 'taskId' in e) as { taskId: string }).taskId}`;
+	if (resumingHere(batchKey)) return answer(ctx, 200, { received: true });
 
 	// The gateway's record decides, not the callback.
 	let own: VideoTask;
@@ -623,10 +625,10 @@ export async function callbackWaitWebhook(ctx: IWebhookFunctions): Promise<IWebh
 
 	// Check the rest of the batch, answering within the gateway's 5 s whatever it takes.
 	let early: { result: BatchCheck | 'resuming' } | { error: unknown } | undefined;
-	const checking = afterEarlierChecks(executionId, async () => {
-		if (resumingHere(executionId)) return 'resuming' as const;
+	const checking = afterEarlierChecks(batchKey, async () => {
+		if (resumingHere(batchKey)) return 'resuming' as const;
 		const result = await checkBatch(ctx, batch, { itemIndex, task: own });
-		if (result.done) markResuming(executionId, true);
+		if (result.done) markResuming(batchKey, true);
 		return result;
 	}).then(
 		(result) => (early = { result }),
@@ -651,6 +653,6 @@ export async function callbackWaitWebhook(ctx: IWebhookFunctions): Promise<IWebh
 		setResumeError(entry, asNodeError(ctx, caught, itemIndex));
 		return { noWebhookResponse: true, workflowData: [[{ json: {} }]] };
 	} finally {
-		markResuming(executionId, false);
+		markResuming(batchKey, false);
 	}
 }

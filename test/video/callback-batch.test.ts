@@ -328,6 +328,21 @@ describe('the webhook decides with the gateway', () => {
 		expect((resumed[0].result.workflowData as INodeExecutionData[][])[0].map((i) => i.json.taskId)).toEqual(ids);
 	});
 
+	test('the same execution parked again with a new batch (a loop) within a minute resumes again', async () => {
+		const first = waitingEntry(await park(prompts(1)));
+		const [firstId] = taskIdsOf(first) as string[];
+		finish(firstId);
+		expect((await deliver(first, videoCallback(firstId, 'succeed'))).result.workflowData).toBeDefined();
+		// The next iteration: same n8n execution, a new task.
+		const second = waitingEntry(await park(prompts(1)));
+		executionIds.set(second, executionIds.get(first)!);
+		const [secondId] = taskIdsOf(second) as string[];
+		finish(secondId);
+		const answer = await deliver(second, videoCallback(secondId, 'succeed'));
+		expect(answer.status).toBe(200);
+		expect((answer.result.workflowData as INodeExecutionData[][])[0][0].json.taskId).toBe(secondId);
+	});
+
 	test('a failed task without Continue On Fail: the resume carries one error naming each failed task and reason', async () => {
 		const entry = waitingEntry(await park(prompts(4, (i) => (i === 1 || i === 3 ? ' [fail]' : ''))));
 		const ids = taskIdsOf(entry) as string[];
