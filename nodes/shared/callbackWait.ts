@@ -417,13 +417,14 @@ function armTimeout(
  * and N downloads of every video:
  * - the checks of one execution run one after another; once one found the batch complete, the
  *   others (and later callbacks) stop at once, without asking the gateway anything;
- * - that memory is kept while the output is built and RESUME_MEMORY_MS after, then forgotten, so a
- *   resume that n8n could not start is retried by the gateway's next callback.
+ * - that memory is kept while the output is built and RESUME_MEMORY_MS after (until n8n has marked
+ *   the execution running, after which n8n itself refuses callbacks), then forgotten, so a resume
+ *   that n8n could not start is retried by the gateway's next callback.
  */
 /** Keyed by execution id and the batch's first task id. */
 const resumes = new Map<string, { building: boolean; since: number }>();
 const checkChains = new Map<string, Promise<unknown>>();
-const RESUME_MEMORY_MS = 60_000;
+const RESUME_MEMORY_MS = 5_000;
 
 function resumingHere(batchKey: string): boolean {
 	const resume = resumes.get(batchKey);
@@ -641,17 +642,27 @@ export async function callbackWaitWebhook(ctx: IWebhookFunctions): Promise<IWebh
 	if (early && 'error' in early) {
 		return answer(ctx, 502, { error: 'The gateway could not be asked about the other tasks; send the callback again later' });
 	}
-	ctx.getResponseObject().status(200).json({ received: true });
+	// Checked in time: the callback that completes the batch is answered by n8n once it has accepted the
+	// resume, so a resume n8n refuses is answered with an error and retried by the gateway. Not in time:
+	// answered now, the check goes on.
+	const checkedInTime = early !== undefined;
+	if (!checkedInTime) ctx.getResponseObject().status(200).json({ received: true });
 	const settled = early ?? (await checking);
-	if ('error' in settled || settled.result === 'resuming' || !settled.result.done) return { noWebhookResponse: true };
+	if ('error' in settled || settled.result === 'resuming' || !settled.result.done) {
+		return checkedInTime ? answer(ctx, 200, { received: true }) : { noWebhookResponse: true };
+	}
+	const resume = (items: INodeExecutionData[]): IWebhookResponseData =>
+		checkedInTime
+			? { webhookResponse: { received: true }, workflowData: [items] }
+			: { noWebhookResponse: true, workflowData: [items] };
 
 	try {
 		const outcome = await batchOutput(ctx, batch, settled.result.tasks);
 		setResumeError(entry, outcome.failure);
-		return { noWebhookResponse: true, workflowData: [outcome.failure ? [{ json: {} }] : outcome.items] };
+		return resume(outcome.failure ? [{ json: {} }] : outcome.items);
 	} catch (caught) {
 		setResumeError(entry, asNodeError(ctx, caught, itemIndex));
-		return { noWebhookResponse: true, workflowData: [[{ json: {} }]] };
+		return resume([{ json: {} }]);
 	} finally {
 		markResuming(batchKey, false);
 	}

@@ -144,6 +144,10 @@ async function deliver(entry: IExecuteData, body: unknown, apiKey = API_KEY): Pr
 		},
 	} as unknown as IWebhookFunctions;
 	const result = await callbackWaitWebhook(ctx);
+	// A resume answered by n8n itself once it accepted the resume (responseMode onReceived): 200 and the body.
+	if (answer.status === 0 && result.webhookResponse !== undefined) {
+		return { status: 200, body: result.webhookResponse as IDataObject, result };
+	}
 	return { ...answer, result };
 }
 
