@@ -467,6 +467,9 @@ async function startSimulator(options = {}) {
 		}
 		later(after, () => {
 			if (tasks.get(id) !== task) return;
+			// A timer may fire a millisecond before Date.now() reaches completeAt; its moment has come, so the
+			// task settles now (otherwise this callback would say `processing` and no final one would follow).
+			task.completeAt = Math.min(task.completeAt, Date.now());
 			settle(task);
 			if (task.notifyHook && sendCallbacks) dispatchCallback(task.notifyHook, videoCallbackPayload(task), true);
 		});
