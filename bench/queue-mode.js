@@ -155,6 +155,10 @@ async function main() {
 		]);
 		const trigger = localized(example('callback-trigger'), cluster.webhookBaseUrl);
 		const triggerNode = trigger.nodes.find((n) => n.type === 'n8n-nodes-media-gateway.mediaGatewayTrigger');
+		// The example ships without a secret: one per run. The callbacks below are invented (no task on the
+		// simulator), so video callbacks are not confirmed with the gateway here.
+		triggerNode.parameters.secretToken = crypto.randomBytes(24).toString('base64url');
+		triggerNode.parameters.confirmVideoCallbacks = false;
 		await cluster.main.importWorkflows([imageWorkflow(), trigger]);
 		await cluster.main.publish([IMAGE_WF, trigger.id]);
 		await cluster.start();

@@ -6,6 +6,9 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+/** `http://` in any letter case, after optional spaces: the Base URL as typed, before it is trimmed. */
+const HTTP_SCHEME_PATTERN = '^\\s*[Hh][Tt][Tt][Pp]://';
+
 export class MediaGatewayApi implements ICredentialType {
 	name = 'mediaGatewayApi';
 
@@ -35,6 +38,14 @@ export class MediaGatewayApi implements ICredentialType {
 			description:
 				'The root address of the gateway, starting with http:// or https://, without /v1 or /imgmodel. A trailing slash is fine.',
 		},
+		{
+			displayName:
+				'This Base URL uses http://: the API key and every prompt and result travel unencrypted, readable by anyone on the network path. Use https:// unless the gateway runs on this machine or a private network you trust.',
+			name: 'insecureBaseUrlNotice',
+			type: 'notice',
+			default: '',
+			displayOptions: { show: { baseUrl: [{ _cnd: { regex: HTTP_SCHEME_PATTERN } }] } },
+		},
 	];
 
 	// Generic authentication lets n8n add the header itself, so the key never passes through node code.
@@ -57,7 +68,11 @@ export class MediaGatewayApi implements ICredentialType {
 			baseURL: '={{ $credentials.baseUrl }}',
 			url: '/v1/videos/n8n-credential-check',
 			method: 'GET',
-			ignoreHttpStatusErrors: { ignore: true, except: [401, 403, 500, 502, 503, 504] },
+			// Redirects count as failures (n8n applies the rules below only to failures): n8n would
+			// follow one with the key on it, to any host, and the key goes to the Base URL only.
+			ignoreHttpStatusErrors: { ignore: true, except: [301, 302, 303, 307, 308, 401, 403, 500, 502, 503, 504] },
+			disableFollowRedirect: true,
+			sendCredentialsOnCrossOriginRedirect: false,
 		},
 		rules: [
 			{
@@ -67,6 +82,13 @@ export class MediaGatewayApi implements ICredentialType {
 					message: 'The gateway rejected the API key (HTTP 401). Check the API Key.',
 				},
 			},
+			...[301, 302, 303, 307, 308].map((value) => ({
+				type: 'responseCode' as const,
+				properties: {
+					value,
+					message: `The gateway answered the check with a redirect (HTTP ${value}), which the test does not follow, so the key goes nowhere else. If the gateway has moved (e.g. to https://), enter its new address as the Base URL.`,
+				},
+			})),
 			{
 				type: 'responseCode',
 				properties: {

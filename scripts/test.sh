@@ -14,8 +14,12 @@ echo "== build"; npm run --silent build
 echo "== lint (n8n's verification scanner: source and tarball)"; npm run --silent lint -- --no-build --json "$results/lint.json"
 # The real n8n comes before the unit tests too: the trigger's tests check its answers with n8n's own code.
 echo "== real n8n"; bash tools/n8n-host/install.sh
+echo "== real n8n 1.x"; bash tools/n8n-host/install.sh 1.x
 echo "== unit and integration tests"; npx jest --ci --json --outputFile="$results/unit.json"
+# The validation tests again with node code resolving zod to 4.x, as on an n8n host that ships zod 4.
+echo "== validation tests on a zod 4 host"; npx jest --ci -c jest.zod4.config.js --json --outputFile="$results/zod4.json"
 echo "== end-to-end tests in n8n"; npx jest --ci -c jest.e2e.config.js --runInBand --json --outputFile="$results/e2e.json"
+echo "== end-to-end tests in n8n 1.x"; npx jest --ci -c jest.e2e.n8n1.config.js --runInBand --json --outputFile="$results/e2e-n8n1.json"
 # Queue mode: PostgreSQL and Redis from Debian's packages, then main + worker + webhook processors.
 echo "== queue-mode tests (npm run test:queue)"; npm run --silent test:queue -- --ci --json --outputFile="$results/queue.json"
 
@@ -23,4 +27,5 @@ echo "== queue-mode tests (npm run test:queue)"; npm run --silent test:queue -- 
 node -e '
 const sum = (key) => process.argv.slice(1).reduce((n, file) => n + require(file)[key], 0);
 console.log(`tests: ${sum("numPassedTests")} passed, ${sum("numFailedTests")} failed`);
-' "$results/lint.json" "$results/unit.json" "$results/e2e.json" "$results/queue.json"
+' "$results/lint.json" "$results/unit.json" "$results/zod4.json" "$results/e2e.json" "$results/e2e-n8n1.json" \
+	"$results/queue.json"

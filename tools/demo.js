@@ -114,6 +114,32 @@ async function runSample(host, workflow) {
 	}
 }
 
+/** The placeholder the examples carry where the trigger's secret token goes in a Callback URL. */
+const SECRET_PLACEHOLDER = 'YOUR_SECRET_TOKEN';
+
+/**
+ * The examples ship without a secret (the trigger's Secret Token is empty, Callback URLs carry a
+ * placeholder); the demo fills in one generated for this run, so no two installations share one.
+ */
+function withCallbackSecret(examples, secret) {
+	const fill = (value) => {
+		if (typeof value === 'string') return value.split(SECRET_PLACEHOLDER).join(secret);
+		if (Array.isArray(value)) return value.map(fill);
+		if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v)]));
+		return value;
+	};
+	const filled = fill(examples);
+	for (const workflow of Object.values(filled)) {
+		for (const node of workflow.nodes) {
+			const parameters = node.parameters ?? {};
+			if (node.type === 'n8n-nodes-media-gateway.mediaGatewayTrigger' && parameters.authentication !== 'none' && !parameters.secretToken) {
+				parameters.secretToken = secret;
+			}
+		}
+	}
+	return filled;
+}
+
 /** The production URLs of a published workflow's trigger nodes. */
 function triggerUrls(host, workflow) {
 	const urls = [];
@@ -161,7 +187,7 @@ async function main() {
 			data: { apiKey: gateway.apiKey, baseUrl },
 		},
 	]);
-	const examples = loadExamples(host.url);
+	const examples = withCallbackSecret(loadExamples(host.url), crypto.randomBytes(24).toString('base64url'));
 	const workflows = Object.values(examples);
 	await host.importWorkflows(workflows);
 	say(`  ${workflows.length} workflows: ${workflows.map((w) => w.name.replace(/^Media Gateway: /, '')).join('; ')}`);

@@ -8,28 +8,41 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { CALLBACK_KINDS, parseCallback } from '../shared/callbacks';
+import { CALLBACK_KINDS, isJsonContentType, parseCallback } from '../shared/callbacks';
 import type { CallbackItem, CallbackKind } from '../shared/callbacks';
+import { CREDENTIAL_TYPE } from '../shared/credentials';
 import {
 	DEDUPE_DEFAULTS,
 	DEDUPE_MAX_ENTRIES_LIMIT,
 	asDedupeStore,
-	checkAndRemember,
+	claimInFlight,
 	createDedupeStore,
 	dedupeKey,
 	mergeKeys,
 	forgetProcessDedupeStore,
 	processDedupeStore,
+	pruneDedupe,
+	rememberKey,
+	seenRecently,
 } from '../shared/dedupe';
-import type { DedupeLimits } from '../shared/dedupe';
+import type { DedupeLimits, DedupeStore } from '../shared/dedupe';
 import { isFinalState } from '../shared/status';
 import { headerValue, queryValue, secretsMatch } from '../shared/secret';
+import { answerOnceStarted } from './acknowledgement';
+import { confirmVideoCallback } from './confirmation';
+import type { TriggerItem } from './confirmation';
 
 /** The body every callback that passes authentication and validation gets, with status 200. */
 const RECEIVED = { received: true } as const;
 
 const DEFAULT_HEADER_NAME = 'X-Callback-Token';
 const DEFAULT_QUERY_NAME = 'token';
+
+const SECURITY_NOTICE =
+	'<b>Who can start this workflow?</b> The gateway does not sign callbacks, and anyone who learns the URL can post to it. ' +
+	'With a credential selected, final <b>video</b> callbacks are confirmed with the gateway before anything starts. ' +
+	'<b>Image and music</b> callbacks cannot be confirmed that way: only the Secret Token below protects them. ' +
+	'A token in the URL is exactly as secret as the URL itself (it travels to the gateway with every task and may appear in its logs).';
 
 const PRODUCTION_URL_NOTICE =
 	'Paste this node\'s <b>Production URL</b> (under "Webhook URLs" above) into the <b>Callback URL</b> field of the Media Gateway nodes, or send it to the gateway as <code>notifyHook</code>, then publish (activate) the workflow. ' +
@@ -62,12 +75,14 @@ export class MediaGatewayTrigger implements INodeType {
 		},
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
+		// Optional: only used to confirm final video callbacks with the gateway.
+		credentials: [{ name: CREDENTIAL_TYPE, required: false }],
 		webhooks: [
 			{
 				name: 'default',
 				httpMethod: 'POST',
-				// Answered on receipt: accepted callbacks by webhook() itself, before the execution starts;
-				// ignored and duplicate ones by n8n from `webhookResponse`.
+				// Answered by n8n from `webhookResponse`: accepted callbacks once the execution has started
+				// (see acknowledgement.ts), ignored and duplicate ones at once. Refusals by webhook() itself.
 				responseMode: 'onReceived',
 				// An empty responseData makes n8n send `webhookResponse` ({"received":true,…}) instead of
 				// its default, the literal text "firstEntryJson".
@@ -121,6 +136,12 @@ export class MediaGatewayTrigger implements INodeType {
 					'Whether a callback with the same kind, task ID, status and progress as one accepted recently is answered 200 without starting the workflow again (the gateway retries callbacks it thinks failed)',
 			},
 			{
+				displayName: SECURITY_NOTICE,
+				name: 'securityNotice',
+				type: 'notice',
+				default: '',
+			},
+			{
 				displayName: 'Authentication',
 				name: 'authentication',
 				type: 'options',
@@ -128,7 +149,7 @@ export class MediaGatewayTrigger implements INodeType {
 					{
 						name: 'None',
 						value: 'none',
-						description: 'Anyone who knows the URL can start the workflow',
+						description: 'Anyone who knows the URL can start the workflow with an image or music callback',
 					},
 					{
 						name: 'Secret Token in URL',
@@ -143,7 +164,7 @@ export class MediaGatewayTrigger implements INodeType {
 				],
 				default: 'none',
 				description:
-					'The gateway does not sign its callbacks. A secret token that only you and the callback URL know keeps others from starting the workflow. Missing or wrong tokens get 401 and start nothing.',
+					'The gateway does not sign its callbacks. A secret token that only you and the callback URL know keeps others from starting the workflow. Missing or wrong tokens get 401 and start nothing. A token in the URL is as secret as the URL itself.',
 			},
 			{
 				displayName: 'Secret Token',
@@ -171,6 +192,14 @@ export class MediaGatewayTrigger implements INodeType {
 				default: DEFAULT_HEADER_NAME,
 				displayOptions: { show: { authentication: ['headerToken'] } },
 				description: 'Name of the request header that carries the secret token',
+			},
+			{
+				displayName: 'Confirm Video Callbacks',
+				name: 'confirmVideoCallbacks',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether a final video callback is checked with the gateway (GET /v1/videos/{ID} with the selected Media Gateway API credential) before it starts anything. The output then carries the gateway\'s own status and video URL; a callback the gateway does not confirm gets 403 or 409 and starts nothing. Applies only when a credential is selected.',
 			},
 			{
 				displayName: 'Options',
@@ -250,8 +279,8 @@ export class MediaGatewayTrigger implements INodeType {
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const res = this.getResponseObject();
-		// Rejections are answered here and return noWebhookResponse, so n8n starts no execution.
-		const reject = (code: 400 | 401, error: string): IWebhookResponseData => {
+		// Refusals are answered here and return noWebhookResponse, so n8n starts no execution.
+		const refuse = (code: 400 | 401 | 403 | 409 | 415 | 503, error: string): IWebhookResponseData => {
 			res.status(code).json({ error });
 			return { noWebhookResponse: true };
 		};
@@ -271,45 +300,94 @@ export class MediaGatewayTrigger implements INodeType {
 							(this.getNodeParameter('queryParameterName', DEFAULT_QUERY_NAME) as string) || DEFAULT_QUERY_NAME,
 						);
 			if (!secretsMatch(presented, expected)) {
-				return reject(401, presented === undefined ? 'missing callback token' : 'invalid callback token');
+				return refuse(401, presented === undefined ? 'missing callback token' : 'invalid callback token');
 			}
 		}
 
-		const parsed = parseCallback(this.getBodyData() as unknown);
-		if (!parsed.ok) return reject(400, parsed.reason);
-		const item = parsed.item;
-
-		const ignored = filterOut(this, item);
-		if (ignored) return { webhookResponse: { ...RECEIVED, ignored } };
-
-		if (this.getNodeParameter('ignoreDuplicates', true) as boolean) {
-			const data = this.getWorkflowStaticData('node');
-			const store = asDedupeStore(data.dedupe);
-			const key = dedupeKey([item.kind, item.taskId, item.status, item.progress]);
-			const now = Date.now();
-			const limits = dedupeLimits(this);
-			// Two memories: this process's (sees concurrent requests) and static data (survives restarts
-			// and is shared by every process of a queue-mode setup).
-			const memory = processDedupeStore(dedupeScope(this));
-			const local = checkAndRemember(memory, key, now, limits);
-			const stored = checkAndRemember(store, key, now, limits);
-			// Puts back this process's keys that a concurrent save by another process dropped.
-			const restored = mergeKeys(store, memory, now, limits);
-			// Reassigning marks static data as changed, so n8n saves it when the answer goes out.
-			if (stored.changed || restored > 0) data.dedupe = store as unknown as IDataObject;
-			if (local.duplicate || stored.duplicate) return { webhookResponse: { ...RECEIVED, ignored: 'duplicate' } };
+		// Callbacks are JSON (spec); n8n would turn a form-encoded body into fields that pass as one.
+		if (!isJsonContentType(headerValue(this.getHeaderData() as Record<string, unknown>, 'content-type'))) {
+			return refuse(415, 'unsupported content type: callbacks are sent as application/json');
 		}
 
-		// Answered here, before n8n starts the execution: n8n saves static data when the answer goes
-		// out, and starting an execution first (n8n 2.41, WorkflowRunner.establishContextForPersistence)
-		// re-wraps static data and clears its "changed" flag, so the key just remembered would never
-		// reach the database. It also spares the gateway the wait for the execution to be created.
-		res.status(200).json({ ...RECEIVED });
-		return {
-			workflowData: [[{ json: item as unknown as IDataObject }]],
-			noWebhookResponse: true,
+		const parsed = parseCallback(this.getBodyData() as unknown);
+		if (!parsed.ok) return refuse(400, parsed.reason);
+		const callback = parsed.item;
+
+		const ignored = filterOut(this, callback);
+		if (ignored) return { webhookResponse: { ...RECEIVED, ignored } };
+
+		const confirm =
+			callback.kind === 'video' &&
+			isFinalState(callback.state) &&
+			(this.getNodeParameter('confirmVideoCallbacks', true) as boolean) &&
+			Boolean(this.getNode().credentials?.[CREDENTIAL_TYPE]);
+		const start = async (): Promise<{ item: TriggerItem } | { refusal: IWebhookResponseData }> => {
+			if (!confirm) return { item: { ...callback, confirmed: false, video: null } };
+			const confirmation = await confirmVideoCallback(this, callback);
+			return confirmation.ok ? { item: confirmation.item } : { refusal: refuse(confirmation.code, confirmation.reason) };
 		};
+
+		if (!(this.getNodeParameter('ignoreDuplicates', true) as boolean)) {
+			const outcome = await start();
+			if ('refusal' in outcome) return outcome.refusal;
+			return { workflowData: [[{ json: outcome.item as unknown as IDataObject }]], webhookResponse: { ...RECEIVED } };
+		}
+
+		// The key is built from the callback as sent, so every retry of it maps to the same key.
+		const key = dedupeKey([callback.kind, callback.taskId, callback.status, callback.progress]);
+		const scope = dedupeScope(this);
+		const limits = dedupeLimits(this);
+		const data = this.getWorkflowStaticData('node');
+		// Two memories: this process's (sees concurrent requests) and static data (survives restarts
+		// and is shared by every process of a queue-mode setup).
+		const memory = processDedupeStore(scope);
+		const stored = asDedupeStore(data.dedupe);
+		const now = Date.now();
+		pruneDedupe(memory, now, limits);
+		const pruned = pruneDedupe(stored, now, limits) > 0;
+		// Puts back this process's keys that a concurrent save by another process dropped.
+		const restored = mergeKeys(stored, memory, now, limits) > 0;
+		if (pruned || restored) data.dedupe = store(stored);
+		if (seenRecently(memory, key, now, limits) || seenRecently(stored, key, now, limits)) {
+			return { webhookResponse: { ...RECEIVED, ignored: 'duplicate' } };
+		}
+		const claim = claimInFlight(scope, key);
+		if (!claim) return refuse(409, 'this callback is being processed already; retry later');
+		// Whatever happens next (confirmation refused, answered, failed to start, caller gone, even
+		// during the confirmation), the claim ends with the request.
+		let callerGone = false;
+		res.once('close', () => {
+			callerGone = true;
+			claim.release();
+		});
+
+		// start() does not throw (the confirmation turns every failure into an answer); should it ever,
+		// the claim must not outlive the request, or every retry of this callback would get 409.
+		const outcome = await start().catch(() => ({
+			refusal: refuse(503, 'the callback could not be checked; retry later'),
+		}));
+		if ('refusal' in outcome) {
+			claim.release();
+			return outcome.refusal;
+		}
+		// The gateway stopped waiting during the confirmation: it counts this delivery as failed and
+		// sends it again, and that retry (already free to claim the key) is the one to start it.
+		if (callerGone) return { noWebhookResponse: true };
+		return answerOnceStarted([[{ json: outcome.item as unknown as IDataObject }]], { ...RECEIVED }, () => {
+			// The execution exists: from now on a repeat of this callback is a duplicate.
+			const at = Date.now();
+			rememberKey(memory, key, at, limits);
+			rememberKey(stored, key, at, limits);
+			mergeKeys(stored, memory, at, limits);
+			// Reassigning marks static data as changed, so n8n saves it before the answer goes out.
+			data.dedupe = store(stored);
+			claim.release();
+		});
 	}
+}
+
+function store(value: DedupeStore): IDataObject {
+	return value as unknown as IDataObject;
 }
 
 /** One memory per trigger node of a workflow. */

@@ -27,9 +27,42 @@ export const CALLBACK_LIMITS = {
 	maxDepth: 32,
 	/** Values (objects, arrays and primitives) counted across the whole body. */
 	maxValues: 10_000,
-	/** Characters of the task id: ids are short; this keeps outputs and filters sane. */
-	maxTaskIdLength: 1024,
+	/** Characters of the task id: gateway ids are tens of characters; this keeps outputs and filters sane. */
+	maxTaskIdLength: 256,
+	/** Characters of a status word, `action` or `type` (the spec's longest word is 11). */
+	maxWordLength: 64,
+	/** Characters of a result or cover URL: signed CDN URLs run to a few hundred, rarely 2,000. */
+	maxUrlLength: 8192,
+	/** Characters of any other string anywhere in the body (prompt, failReason, title, unknown fields). */
+	maxTextLength: 20_000,
+	/** Characters of an object key anywhere in the body. */
+	maxKeyLength: 256,
 } as const;
+
+/**
+ * C0 and C1 control characters (NUL, line breaks, escape, DEL, …). Ids, status words and URLs never
+ * contain them; a callback that does is not from the gateway, and such values would end up in logs,
+ * filters and expressions downstream.
+ */
+export function hasControlCharacter(value: string): boolean {
+	for (let index = 0; index < value.length; index++) {
+		const code = value.charCodeAt(index);
+		if (code <= 0x1f || (code >= 0x7f && code <= 0x9f)) return true;
+	}
+	return false;
+}
+
+/**
+ * Whether a Content-Type header names JSON (`application/json` or `application/<x>+json`, any
+ * parameters). The spec sends callbacks as `application/json`; n8n would parse a form-encoded body
+ * into fields that look like a callback, so anything else is refused before the body is read.
+ */
+export function isJsonContentType(header: unknown): boolean {
+	const value = Array.isArray(header) ? undefined : header;
+	if (typeof value !== 'string') return false;
+	const mediaType = value.split(';', 1)[0].trim().toLowerCase();
+	return mediaType === 'application/json' || /^application\/[a-z0-9.!#$&^_-]+\+json$/.test(mediaType);
+}
 
 /** Keys that could reach an object's prototype if some later code merged the payload naively. */
 export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
@@ -42,13 +75,25 @@ const MAX_DATE_MS = 8.64e15;
 
 /* ---------------------------------------------------------------------------------- schemas */
 
-const taskId = z
-	.string()
-	.max(CALLBACK_LIMITS.maxTaskIdLength, `is longer than ${CALLBACK_LIMITS.maxTaskIdLength} characters`)
-	.refine((value) => value.trim().length > 0, 'must be a non-empty string');
+/** A single-line string: bounded, without control characters. */
+function plain(max: number) {
+	return z
+		.string()
+		.max(max, `is longer than ${max} characters`)
+		.refine((value) => !hasControlCharacter(value), 'must not contain control characters');
+}
+
+const taskId = plain(CALLBACK_LIMITS.maxTaskIdLength).refine(
+	(value) => value.trim().length > 0,
+	'must be a non-empty string',
+);
+const status = plain(CALLBACK_LIMITS.maxWordLength);
 
 // Optional fields accept `null` as "not set": gateways of this family serialise absent values so.
-const optionalString = z.string().nullish();
+const optionalWord = plain(CALLBACK_LIMITS.maxWordLength).nullish();
+const optionalUrl = plain(CALLBACK_LIMITS.maxUrlLength).nullish();
+// Free text (prompts, reasons, titles) may hold line breaks; the structure walk bounds its length.
+const optionalText = z.string().max(CALLBACK_LIMITS.maxTextLength).nullish();
 const nonNegativeNumber = z.number().finite().nonnegative().nullish();
 const epochMilliseconds = z.number().int().nonnegative().max(MAX_DATE_MS).nullish();
 const epochSeconds = z
@@ -61,12 +106,12 @@ const epochSeconds = z
 /** Image generation task callback (spec: "Image generation task callback"). */
 export const imageCallbackSchema = z.object({
 	id: taskId,
-	action: optionalString,
-	status: z.string(),
-	prompt: optionalString,
-	imageUrl: optionalString,
-	progress: optionalString,
-	failReason: optionalString,
+	action: optionalWord,
+	status,
+	prompt: optionalText,
+	imageUrl: optionalUrl,
+	progress: optionalWord,
+	failReason: optionalText,
 	submitTime: epochMilliseconds,
 	startTime: epochMilliseconds,
 	finishTime: epochMilliseconds,
@@ -75,12 +120,12 @@ export const imageCallbackSchema = z.object({
 /** Video generation task callback (spec: "Video generation task callback"). */
 export const videoCallbackSchema = z.object({
 	id: taskId,
-	status: z.string(),
-	type: optionalString,
+	status,
+	type: optionalWord,
 	output: z
 		.object({
-			video_url: optionalString,
-			cover_url: optionalString,
+			video_url: optionalUrl,
+			cover_url: optionalUrl,
 			duration: nonNegativeNumber,
 		})
 		.nullish(),
@@ -91,11 +136,11 @@ export const videoCallbackSchema = z.object({
 /** Music generation task callback (spec: "Music generation task callback"). */
 export const musicCallbackSchema = z.object({
 	id: taskId,
-	status: z.string(),
+	status,
 	output: z
 		.object({
-			audio_url: optionalString,
-			title: optionalString,
+			audio_url: optionalUrl,
+			title: optionalText,
 			duration: nonNegativeNumber,
 		})
 		.nullish(),
@@ -148,8 +193,8 @@ function has(object: Record<string, unknown>, key: string): boolean {
 
 /**
  * Walks the body without recursion (so depth cannot overflow the stack) and stops at the first
- * forbidden key, at the depth bound or at the value bound, whichever comes first. The work is
- * bounded by `maxValues`, not by the size of the body.
+ * forbidden key, at the depth bound, at the value bound, or at a key or string longer than any real
+ * callback has, whichever comes first. The work is bounded by `maxValues`, not by the size of the body.
  */
 export function checkStructure(body: unknown): string | undefined {
 	// Paths are not tracked: keys come from the caller and may be huge; the reason names only the
@@ -173,11 +218,17 @@ export function checkStructure(body: unknown): string | undefined {
 			if (counted > CALLBACK_LIMITS.maxValues) return `body has more than ${CALLBACK_LIMITS.maxValues} values`;
 			for (const key of keys) {
 				if (FORBIDDEN_KEYS.has(key)) return `forbidden key "${key}"`;
+				if (key.length > CALLBACK_LIMITS.maxKeyLength) {
+					return `body has a key longer than ${CALLBACK_LIMITS.maxKeyLength} characters`;
+				}
 				children.push((value as Record<string, unknown>)[key]);
 			}
 		}
 		for (const child of children) {
 			if (typeof child === 'object' && child !== null) stack.push({ value: child, depth: depth + 1 });
+			else if (typeof child === 'string' && child.length > CALLBACK_LIMITS.maxTextLength) {
+				return `body has a text value longer than ${CALLBACK_LIMITS.maxTextLength} characters`;
+			}
 		}
 	}
 	return undefined;

@@ -163,4 +163,38 @@ export function processDedupeStore(scope: string): DedupeStore {
 
 export function forgetProcessDedupeStore(scope: string): void {
 	processStores.delete(scope);
+	inFlight.delete(scope);
+}
+
+/**
+ * Keys this process has accepted but whose execution n8n has not confirmed as started yet, per
+ * trigger node. A second delivery of such a key is neither new (it would start a second execution)
+ * nor a duplicate (the first start may still fail, and its 200 must then not have been given to
+ * anyone): the trigger asks the caller to retry later.
+ */
+const inFlight = new Map<string, Map<string, object>>();
+
+/** One request's hold on a key; releasing it never releases a later request's hold on the same key. */
+export interface InFlightClaim {
+	release(): void;
+}
+
+/** Claims a key for one request; undefined when another request of this process holds it. */
+export function claimInFlight(scope: string, key: string): InFlightClaim | undefined {
+	let keys = inFlight.get(scope);
+	if (!keys) {
+		keys = new Map();
+		inFlight.set(scope, keys);
+	}
+	if (keys.has(key)) return undefined;
+	const owner = {};
+	keys.set(key, owner);
+	return {
+		release: () => {
+			const current = inFlight.get(scope);
+			if (current?.get(key) !== owner) return;
+			current.delete(key);
+			if (current.size === 0) inFlight.delete(scope);
+		},
+	};
 }

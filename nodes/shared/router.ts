@@ -15,6 +15,12 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 export interface ItemRun {
 	signal: AbortSignal;
 	idle<T>(wait: () => Promise<T>): Promise<T>;
+	/**
+	 * Records a task this item created on the gateway (paid work that keeps running whatever
+	 * happens here). Whatever fails afterwards, the node's error, or under Continue On Fail the
+	 * item's error output, names it, so no created task is lost from view.
+	 */
+	recordTask(taskId: string): void;
 }
 
 export type OperationExecutor = (
@@ -56,13 +62,15 @@ export async function routeItems(
 	const executionSignal = this.getExecutionCancelSignal();
 
 	const results: INodeExecutionData[][] = new Array(items.length);
-	let firstFailure: { index: number; error: Error } | undefined;
+	let firstFailure: { index: number; error: NodeApiError | NodeOperationError } | undefined;
 	// Stops waiting items early when the execution is cancelled or, without Continue On Fail,
 	// when one item failed: the node is going to fail anyway.
 	const stop = new AbortController();
 	const signal = AbortSignal.any([stop.signal, ...(executionSignal ? [executionSignal] : [])]);
 	const slots = new Semaphore(concurrency);
-	const run: ItemRun = {
+	/** Tasks created so far, by item: what a failure must not hide. */
+	const createdTasks = new Map<number, string[]>();
+	const runFor = (itemIndex: number): ItemRun => ({
 		signal,
 		async idle(wait) {
 			slots.release();
@@ -72,16 +80,19 @@ export async function routeItems(
 				await slots.acquire();
 			}
 		},
-	};
+		recordTask(taskId) {
+			createdTasks.set(itemIndex, [...(createdTasks.get(itemIndex) ?? []), taskId]);
+		},
+	});
 
 	const runOne = async (itemIndex: number): Promise<void> => {
 		try {
-			const produced = await executor.call(this, itemIndex, run);
+			const produced = await executor.call(this, itemIndex, runFor(itemIndex));
 			results[itemIndex] = produced.map((item) => ({ ...item, pairedItem: { item: itemIndex } }));
 		} catch (caught) {
 			const error = asNodeError(this, caught, itemIndex);
 			if (continueOnFail) {
-				results[itemIndex] = [errorItem(error, itemIndex)];
+				results[itemIndex] = [errorItem(error, itemIndex, createdTasks.get(itemIndex) ?? [])];
 			} else if (!firstFailure) {
 				// The first failure in time wins: later ones may only be the stop it triggered.
 				firstFailure = { index: itemIndex, error };
@@ -103,7 +114,7 @@ export async function routeItems(
 	}
 	await Promise.all(running);
 
-	if (firstFailure) throw firstFailure.error;
+	if (firstFailure) throw withCreatedTasks(firstFailure.error, createdTasks);
 	if (executionSignal?.aborted) {
 		throw new NodeOperationError(this.getNode(), 'The execution was cancelled');
 	}
@@ -136,13 +147,36 @@ export function asNodeError(
 	return new NodeOperationError(ctx.getNode(), caught as Error, { itemIndex });
 }
 
-function errorItem(error: NodeApiError | NodeOperationError, itemIndex: number): INodeExecutionData {
+function errorItem(
+	error: NodeApiError | NodeOperationError,
+	itemIndex: number,
+	taskIds: string[],
+): INodeExecutionData {
 	const json: INodeExecutionData['json'] = { error: error.message };
 	if (error.description) json.description = error.description;
 	if (error instanceof NodeApiError && error.httpCode) json.httpCode = error.httpCode;
+	if (taskIds.length === 1) json.taskId = taskIds[0];
+	else if (taskIds.length > 1) json.taskIds = taskIds;
 	const extra = (error as { gatewayTask?: INodeExecutionData['json'] }).gatewayTask;
 	if (extra) Object.assign(json, extra);
 	return { json, pairedItem: { item: itemIndex } };
+}
+
+/**
+ * The node's error names every task any item created: without Continue On Fail the other items'
+ * output is dropped, and with it the only record of tasks that keep running (and cost money).
+ */
+function withCreatedTasks<E extends NodeApiError | NodeOperationError>(error: E, createdTasks: Map<number, string[]>): E {
+	if (createdTasks.size === 0) return error;
+	const list = [...createdTasks.entries()]
+		.sort(([a], [b]) => a - b)
+		.map(([itemIndex, ids]) => `item ${itemIndex}: ${ids.join(', ')}`)
+		.join('; ');
+	error.description =
+		`${error.description ? `${error.description} ` : ''}` +
+		`Tasks this node already created on the gateway keep running there and may be billed (${list}). ` +
+		`Fetch them with the Video node's "Get Task" or "Wait for Task" operation instead of creating them again.`;
+	return error;
 }
 
 /** A counting semaphore with a FIFO queue: fair between new items and items resuming a poll. */

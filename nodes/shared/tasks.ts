@@ -56,13 +56,30 @@ export async function fetchVideoTask(
 	return await gatewayRequest<VideoTask>(ctx, { method: 'GET', path: taskPath(taskId), itemIndex });
 }
 
+/** Longer ids are not ids but pasted text (a whole JSON item, a URL with a token). */
+const MAX_TASK_ID_LENGTH = 256;
+
+/**
+ * A task id that is safe to put into `/v1/videos/{id}`: not empty, not a dot segment (`.` or `..`
+ * would turn the request into one for another endpoint once the URL is normalised), no control
+ * characters, at most 256 characters. Checked before any request is sent.
+ */
 export function assertTaskId(ctx: IExecuteFunctions, value: unknown, itemIndex: number, label = 'Task ID'): string {
 	const taskId = typeof value === 'string' || typeof value === 'number' ? String(value).trim() : '';
+	const refuse = (problem: string, description: string) =>
+		new NodeOperationError(ctx.getNode(), `${label} ${problem}`, { itemIndex, description });
 	if (!taskId) {
-		throw new NodeOperationError(ctx.getNode(), `${label} is empty`, {
-			itemIndex,
-			description: 'Enter the id the create operation returned, e.g. {{ $json.taskId }}.',
-		});
+		throw refuse('is empty', 'Enter the id the create operation returned, e.g. {{ $json.taskId }}.');
+	}
+	if (/^\.+$/.test(taskId)) {
+		throw refuse(`"${taskId}" is not a task id`, 'A path segment of dots would make the request reach another endpoint of the gateway, so nothing was sent. Enter the id the create operation returned, e.g. {{ $json.taskId }}.');
+	}
+	// C0 and C1 control characters cannot come from a real id.
+	if ([...taskId].some((char) => char.charCodeAt(0) < 0x20 || (char.charCodeAt(0) >= 0x7f && char.charCodeAt(0) < 0xa0))) {
+		throw refuse('contains control characters', 'Nothing was sent. Enter the id the create operation returned, e.g. {{ $json.taskId }}.');
+	}
+	if (taskId.length > MAX_TASK_ID_LENGTH) {
+		throw refuse(`is ${taskId.length} characters long`, `Task ids are short (at most ${MAX_TASK_ID_LENGTH} characters); this looks like other text. Nothing was sent. Map only the id, e.g. {{ $json.taskId }}.`);
 	}
 	return taskId;
 }

@@ -189,6 +189,7 @@ export async function completeVideoTask(
 	plan: CompletionPlan,
 ): Promise<INodeExecutionData[]> {
 	const taskId = assertTaskId(ctx, created.id, itemIndex, 'The task ID the gateway returned');
+	run.recordTask(taskId);
 	if (plan.mode === 'returnTask') return [{ json: videoTaskJson(created, taskId) }];
 	const task = await waitForVideoTask(ctx, itemIndex, taskId, plan.settings, run);
 	return [await finishedVideoItem(ctx, itemIndex, task, taskId, resultOptions(ctx, itemIndex))];

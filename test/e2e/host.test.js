@@ -276,9 +276,18 @@ describe('N8nHost with a working community package', () => {
 		expect(Date.parse(execution.stoppedAt)).toBeGreaterThanOrEqual(Date.parse(execution.startedAt));
 		expect(execution.runData.Webhook[0].items[0].json.body).toEqual({ order: 42 });
 		expect(execution.runData['Host Check'][0].items[0].json.greeting).toBe('from the webhook');
-		// Still exactly one a moment later: no retry, no duplicate from the response path.
-		await new Promise((resolve) => setTimeout(resolve, 1000));
-		expect(await host.executions({ workflowId: WEBHOOK_WF })).toHaveLength(1);
+		// Still exactly one once a second request has gone all the way through (an event, not a pause): no
+		// retry, no duplicate from the response path.
+		const barrier = await fetch(host.webhookUrl(WEBHOOK_PATH), {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ order: 43 }),
+		});
+		expect(barrier.status).toBe(200);
+		const after = await host.waitForExecutions((list) => list.length > 1 && list.every((e) => e.finished), {
+			workflowId: WEBHOOK_WF,
+		});
+		expect(after.map((e) => e.runData.Webhook[0].items[0].json.body)).toEqual([{ order: 42 }, { order: 43 }]);
 	});
 
 	test('n8n never printed the API key', () => {

@@ -11,25 +11,33 @@ interface SeenRequest {
 	path: string;
 	authorization?: string;
 	closedEarly: boolean;
+	/** Resolves when the response has closed (answered, or the client went away). */
+	closed: Promise<void>;
 }
 
 let server: http.Server;
 let baseUrl: string;
 const seen: SeenRequest[] = [];
+/** Called with each request as it arrives, so a test can act on that event instead of on a timer. */
+let onRequest: (record: SeenRequest) => void = () => undefined;
 
 beforeAll(async () => {
 	server = http.createServer((req, res) => {
 		const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+		let closed!: () => void;
 		const record: SeenRequest = {
 			path: url.pathname,
 			authorization: req.headers.authorization,
 			closedEarly: false,
+			closed: new Promise<void>((resolve) => (closed = resolve)),
 		};
 		seen.push(record);
 		// 'close' on the response before it was ended means the client went away (aborted).
 		res.on('close', () => {
 			if (!res.writableEnded) record.closedEarly = true;
+			closed();
 		});
+		onRequest(record);
 		if (url.pathname === '/echo') {
 			res.writeHead(200, { 'content-type': 'application/json' });
 			res.end(
@@ -58,6 +66,7 @@ afterAll(async () => {
 
 beforeEach(() => {
 	seen.length = 0;
+	onRequest = () => undefined;
 });
 
 function fixtureRun(overrides: Partial<RunNodeOptions>) {
@@ -206,7 +215,8 @@ describe('runNode harness', () => {
 	test('abortSignal cancels the execution and the in-flight request', async () => {
 		const controller = new AbortController();
 		const started = Date.now();
-		setTimeout(() => controller.abort(), 300);
+		// Cancelled once the request is in flight (the server has it), not after a guessed delay.
+		onRequest = () => controller.abort();
 		const result = await fixtureRun({
 			abortSignal: controller.signal,
 			parameters: { operation: 'request', path: '/hang' },
@@ -217,8 +227,8 @@ describe('runNode harness', () => {
 		expect(result.executionStatus).toBe('canceled');
 		expect(Date.now() - started).toBeLessThan(4000);
 		// The cancel signal reached the HTTP request: the server saw the client go away.
-		await new Promise((resolve) => setTimeout(resolve, 50));
 		expect(seen).toHaveLength(1);
+		await seen[0].closed;
 		expect(seen[0].closedEarly).toBe(true);
 	});
 

@@ -51,7 +51,11 @@ const actions = {
 
 const triggerExample = example('callback-trigger');
 const triggerNode = triggerExample.nodes.find((n) => n.type === 'n8n-nodes-media-gateway.mediaGatewayTrigger');
-const TOKEN = triggerNode.parameters.secretToken;
+// The example ships without a secret; this run makes its own. Its callbacks here are invented (no task on
+// the simulator), so the gateway is not asked to confirm video callbacks (test/e2e/trigger.test.js covers that).
+const TOKEN = crypto.randomBytes(24).toString('base64url');
+triggerNode.parameters.secretToken = TOKEN;
+triggerNode.parameters.confirmVideoCallbacks = false;
 const TRIGGER_PATH = `${triggerNode.webhookId}/webhook`;
 
 /** Wait for Callback, with the video downloaded on resume and hashed by n8n's Crypto node after it. */
@@ -150,6 +154,41 @@ function firstItems(execution, nodeName) {
 	return execution.runData[nodeName]?.[0]?.items ?? [];
 }
 
+// ---- the trigger's URL, and a barrier for "nothing more will start" ----
+
+const triggerUrl = (base = cluster.webhookUrl(TRIGGER_PATH), token = TOKEN) =>
+	`${base}?token=${encodeURIComponent(token)}`;
+const triggerWf = () => triggerExample.id;
+const taskIdOf = (execution) => firstItems(execution, 'Media Gateway Trigger')[0]?.json?.taskId;
+
+const BARRIER = 'q-barrier-';
+let barriers = 0;
+const withoutBarriers = (list) => list.filter((e) => !String(taskIdOf(e)).startsWith(BARRIER));
+
+/**
+ * A point after which nothing sent before can still start an execution: n8n answers an accepted
+ * callback only once its job is on the queue (and its execution in the database), and a refused
+ * one without starting anything. So once one more callback has been answered 200 and its execution
+ * is in the database, every earlier request's execution is too, or there is none; the barrier waits until
+ * all of them have run. (Replaces fixed pauses "to give n8n time".)
+ */
+async function barrier() {
+	const id = `${BARRIER}${++barriers}`;
+	const answer = await postJson(triggerUrl(), imageCallback(id));
+	expect({ id, ...answer.json }).toEqual({ id, received: true });
+	await cluster.main.waitForExecutions((list) => list.some((e) => taskIdOf(e) === id), {
+		workflowId: triggerWf(),
+		timeoutMs: 90000,
+		intervalMs: 300,
+	});
+}
+
+/** Executions of the trigger workflow, barriers left out, once everything sent before has landed. */
+async function settledExecutions() {
+	await barrier();
+	return withoutBarriers(await executionsOf(triggerWf()));
+}
+
 describe('n8n queue mode: main, worker, two webhook processors on PostgreSQL and Redis', () => {
 	test('every process loaded the package from its own user folder', () => {
 		for (const host of cluster.hosts) {
@@ -226,19 +265,13 @@ describe('n8n queue mode: main, worker, two webhook processors on PostgreSQL and
 	});
 
 	describe('Media Gateway Trigger on the webhook processors', () => {
-		const triggerUrl = (base = cluster.webhookUrl(TRIGGER_PATH), token = TOKEN) =>
-			`${base}?token=${encodeURIComponent(token)}`;
-		const triggerWf = () => triggerExample.id;
-		const taskIdOf = (execution) => firstItems(execution, 'Media Gateway Trigger')[0]?.json?.taskId;
-
-		/** Waits for `taskIds` to have finished executions, then a moment for any stray second one. */
+		/** Waits for `taskIds` to have finished executions and for everything sent before to land. */
 		async function executionsFor(taskIds) {
 			await cluster.main.waitForExecutions(
 				(list) => taskIds.every((id) => list.some((e) => taskIdOf(e) === id && e.status === 'success')),
 				{ workflowId: triggerWf(), timeoutMs: 90000, intervalMs: 300 },
 			);
-			await sleep(1500);
-			return executionsOf(triggerWf());
+			return settledExecutions();
 		}
 
 		const count = (list, id) => list.filter((e) => taskIdOf(e) === id).length;
@@ -250,7 +283,7 @@ describe('n8n queue mode: main, worker, two webhook processors on PostgreSQL and
 			return Object.keys(data?.['node:Media Gateway Trigger']?.dedupe?.entries ?? {}).length;
 		}
 
-		async function waitFor(check, what, timeoutMs = 10000) {
+		async function waitFor(check, what, timeoutMs = 60000) {
 			const t0 = Date.now();
 			while (!(await check())) {
 				if (Date.now() - t0 > timeoutMs) throw new Error(`not within ${timeoutMs} ms: ${what}`);
@@ -289,7 +322,6 @@ describe('n8n queue mode: main, worker, two webhook processors on PostgreSQL and
 			for (const e of list.filter((x) => ids.includes(taskIdOf(x)))) expect(ran).toContain(e.id);
 
 			// The gateway's retries (10 s and more later): each one to each processor directly.
-			await sleep(500);
 			for (const host of cluster.webhooks) {
 				for (const body of bodies) {
 					const answer = await postJson(triggerUrl(host.webhookUrl(TRIGGER_PATH)), body);
@@ -301,8 +333,7 @@ describe('n8n queue mode: main, worker, two webhook processors on PostgreSQL and
 					});
 				}
 			}
-			await sleep(1500);
-			expect((await executionsOf(triggerWf())).map((e) => e.id)).toEqual(list.map((e) => e.id));
+			expect((await settledExecutions()).map((e) => e.id)).toEqual(list.map((e) => e.id));
 		});
 
 		test('concurrent callbacks through both processors: every distinct one runs once; retries measured', async () => {
@@ -317,8 +348,7 @@ describe('n8n queue mode: main, worker, two webhook processors on PostgreSQL and
 
 			const retries = await mapLimit(bodies, 10, (body) => postJson(triggerUrl(), body));
 			expect(retries.map((a) => a.status)).toEqual(bodies.map(() => 200));
-			await sleep(2000);
-			const afterRetries = await executionsOf(triggerWf());
+			const afterRetries = await settledExecutions();
 			const doubled = ids.filter((id) => count(afterRetries, id) > 1);
 			const accepted = retries.filter((a) => !a.json.ignored).length;
 			// Every retry the trigger let through is one more execution, and no more than that.
@@ -330,7 +360,7 @@ describe('n8n queue mode: main, worker, two webhook processors on PostgreSQL and
 		});
 
 		test('malformed and unauthorised callbacks are refused and start nothing', async () => {
-			const before = (await executionsOf(triggerWf())).map((e) => e.id);
+			const before = withoutBarriers(await executionsOf(triggerWf())).map((e) => e.id);
 			const url = cluster.webhookUrl(TRIGGER_PATH);
 			const answers = [
 				await postJson(url, imageCallback('q-no-token')),
@@ -343,8 +373,7 @@ describe('n8n queue mode: main, worker, two webhook processors on PostgreSQL and
 			// Text that is not JSON never reaches the node: n8n's body parser refuses it.
 			const broken = await postJson(triggerUrl(), '{"id":"q-broken","status":', { raw: true });
 			expect(broken.status).toBeGreaterThanOrEqual(400);
-			await sleep(1500);
-			expect((await executionsOf(triggerWf())).map((e) => e.id)).toEqual(before);
+			expect((await settledExecutions()).map((e) => e.id)).toEqual(before);
 		});
 	});
 
@@ -387,8 +416,9 @@ describe('n8n queue mode: main, worker, two webhook processors on PostgreSQL and
 		const all = (await cluster.main.executions()).map((e) => e.id);
 		const duplicate = await postJson(task.notifyHook, finals[0].payload);
 		expect(duplicate.status).toBe(409);
-		await sleep(1500);
-		expect((await cluster.main.executions()).map((e) => e.id)).toEqual(all);
+		await barrier();
+		const barrierIds = new Set((await executionsOf(triggerWf())).filter((e) => String(taskIdOf(e)).startsWith(BARRIER)).map((e) => e.id));
+		expect((await cluster.main.executions()).map((e) => e.id).filter((id) => !barrierIds.has(id))).toEqual(all.filter((id) => !barrierIds.has(id)));
 		expect((await executionsOf(waitWorkflow.id)).find((e) => e.id === executionId).status).toBe('success');
 	});
 

@@ -284,6 +284,8 @@ async function startSimulator(options = {}) {
 		videoCompleteJitterMs = 0,
 		sendCallbacks = true,
 		callbackTimeScale = 1,
+		// Overrides the scaled 5 s answer limit of the callbacks this simulator sends (see callbacks.js).
+		callbackAnswerLimitMs,
 		publicUrl,
 	} = options;
 	if (typeof apiKey !== 'string' || apiKey === '') throw new Error('startSimulator: apiKey must be a non-empty string');
@@ -316,7 +318,7 @@ async function startSimulator(options = {}) {
 			latency = ms;
 		},
 		reset,
-		sendCallback: (url, payload, { retry = true } = {}) => dispatchCallback(url, payload, retry),
+		sendCallback: (url, payload, { retry = true, answerLimitMs } = {}) => dispatchCallback(url, payload, retry, answerLimitMs),
 		close,
 	};
 	const baseUrl = () => (publicUrl || sim.url).replace(/\/+$/, '');
@@ -366,11 +368,12 @@ async function startSimulator(options = {}) {
 		generation = new AbortController();
 	}
 
-	function dispatchCallback(url, payload, retry) {
+	function dispatchCallback(url, payload, retry, answerLimitMs = callbackAnswerLimitMs) {
 		if (closed) return Promise.resolve([]);
 		return sendCallback(url, payload, {
 			retry,
 			timeScale: callbackTimeScale,
+			answerLimitMs,
 			signal: AbortSignal.any([generation.signal, closing.signal]),
 			log: callbackLog,
 		});

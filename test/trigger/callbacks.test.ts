@@ -260,7 +260,7 @@ describe('rejections common to every kind', () => {
 		[{ id: '   ', status: 'SUCCESS' }, 'id: must be a non-empty string'],
 		[{ id: 123, status: 'SUCCESS' }, 'id: must be a string, not number'],
 		[{ id: { x: 1 }, status: 'SUCCESS' }, 'id: must be a string, not object'],
-		[{ id: 'x'.repeat(CALLBACK_LIMITS.maxTaskIdLength + 1), status: 'SUCCESS' }, 'id: is longer than 1024 characters'],
+		[{ id: 'x'.repeat(CALLBACK_LIMITS.maxTaskIdLength + 1), status: 'SUCCESS' }, `id: is longer than ${CALLBACK_LIMITS.maxTaskIdLength} characters`],
 	])('rejects a missing or invalid task id (case %#)', (body, expected) => {
 		expect(reason(parseCallback(body))).toBe(expected);
 	});
@@ -336,11 +336,51 @@ describe('hostile structure stays cheap', () => {
 		expect(ms).toBeLessThan(30);
 	});
 
-	it('handles a huge string field without trouble', async () => {
-		const body = { ...imageSuccess(), prompt: 'x'.repeat(8 * 1024 * 1024) };
-		const { ms, result } = await cpuMs(() => parseCallback(body));
-		expect(ok(result).kind).toBe('image');
-		expect(ms).toBeLessThan(50);
+	it('refuses a huge string field quickly, wherever it is', async () => {
+		for (const body of [
+			{ ...imageSuccess(), prompt: 'x'.repeat(8 * 1024 * 1024) },
+			{ ...videoSuccess(), output: { video_url: 'x'.repeat(8 * 1024 * 1024) } },
+			{ ...musicComplete(), extra: [{ deep: 'x'.repeat(8 * 1024 * 1024) }] },
+		]) {
+			const { ms, result } = await cpuMs(() => parseCallback(body));
+			expect(reason(result)).toBe(`body has a text value longer than ${CALLBACK_LIMITS.maxTextLength} characters`);
+			expect(ms).toBeLessThan(50);
+		}
+	});
+
+	it('accepts every field at its size bound', () => {
+		const url = `https://cdn.example.com/${'a'.repeat(CALLBACK_LIMITS.maxUrlLength - 24)}`;
+		const image = ok(
+			parseCallback({
+				...imageSuccess(),
+				id: 'i'.repeat(CALLBACK_LIMITS.maxTaskIdLength),
+				status: 'SUCCESS',
+				imageUrl: url,
+				prompt: 'p\n'.repeat(CALLBACK_LIMITS.maxTextLength / 2),
+				failReason: 'f'.repeat(CALLBACK_LIMITS.maxTextLength),
+			}),
+		);
+		expect(image.resultUrl).toBe(url);
+		const video = ok(parseCallback({ ...videoSuccess(), status: 's'.repeat(CALLBACK_LIMITS.maxWordLength) }));
+		expect(video.state).toBe('unknown');
+	});
+
+	it('refuses control characters in ids, status words and URLs, but not line breaks in free text', () => {
+		for (const code of [0x00, 0x07, 0x0a, 0x0d, 0x1b, 0x1f, 0x7f, 0x85, 0x9f]) {
+			const c = String.fromCharCode(code);
+			expect(reason(parseCallback({ ...imageSuccess(), id: `img${c}1` }))).toBe('id: must not contain control characters');
+			expect(reason(parseCallback({ ...musicComplete(), status: `complete${c}` }))).toBe(
+				'status: must not contain control characters',
+			);
+			expect(reason(parseCallback({ ...videoSuccess(), output: { cover_url: `https://x/${c}` } }))).toBe(
+				'output.cover_url: must not contain control characters',
+			);
+		}
+		expect(ok(parseCallback({ ...imageFailure(), failReason: 'line one\nline two\ttabbed' })).failReason).toBe(
+			'line one\nline two\ttabbed',
+		);
+		// Non-ASCII text is not a control character.
+		expect(ok(parseCallback({ ...imageSuccess(), id: 'tâche-中-😀' })).taskId).toBe('tâche-中-😀');
 	});
 
 	it('accepts a null-prototype object, as a form parser produces', () => {

@@ -2,6 +2,8 @@ import { ObservableObject } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
 import {
+	claimInFlight,
+	forgetProcessDedupeStore,
 	DEDUPE_DEFAULTS,
 	asDedupeStore,
 	checkAndRemember,
@@ -168,5 +170,25 @@ describe('asDedupeStore', () => {
 			a: T0,
 			b: T0 + 2,
 		});
+	});
+});
+
+describe('in-flight claims (a callback whose execution is being started)', () => {
+	it('lets one request hold a key, and a release never frees a later request\'s hold', () => {
+		const first = claimInFlight('wf:node', 'key-1');
+		expect(first).toBeDefined();
+		expect(claimInFlight('wf:node', 'key-1')).toBeUndefined();
+		expect(claimInFlight('wf:node', 'key-2')).toBeDefined();
+		expect(claimInFlight('wf:other', 'key-1')).toBeDefined();
+		first!.release();
+		const second = claimInFlight('wf:node', 'key-1');
+		expect(second).toBeDefined();
+		first!.release(); // e.g. the first request's connection closing late
+		expect(claimInFlight('wf:node', 'key-1')).toBeUndefined();
+		second!.release();
+		expect(claimInFlight('wf:node', 'key-1')).toBeDefined();
+		forgetProcessDedupeStore('wf:node');
+		forgetProcessDedupeStore('wf:other');
+		expect(claimInFlight('wf:node', 'key-1')).toBeDefined();
 	});
 });

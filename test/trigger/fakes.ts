@@ -4,6 +4,7 @@
  * node's IWebhookResponseData into the HTTP answer the way n8n 2.41.1 does
  * (packages/cli webhooks/webhook-helpers.js executeWebhook + webhook-request-handler.js).
  */
+import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type {
@@ -19,7 +20,7 @@ import { MediaGatewayTrigger } from '../../nodes/MediaGatewayTrigger/MediaGatewa
 
 export const trigger = new MediaGatewayTrigger();
 
-export interface FakeResponse {
+export interface FakeResponse extends EventEmitter {
 	statusCode: number;
 	body: unknown;
 	ended: boolean;
@@ -32,19 +33,20 @@ export interface FakeResponse {
 	setHeader(name: string, value: string): FakeResponse;
 }
 
+/** Emits 'close' once the answer is complete, as Node.js's ServerResponse does. */
 export function fakeResponse(): FakeResponse {
-	const res: FakeResponse = {
+	const res: FakeResponse = Object.assign(new EventEmitter(), {
 		statusCode: 200,
 		body: undefined,
 		ended: false,
 		headersSent: false,
 		headers: {},
-		status(code) {
+		status(code: number) {
 			if (res.headersSent) throw new Error('status() after the answer was sent');
 			res.statusCode = code;
 			return res;
 		},
-		json(body) {
+		json(body: unknown) {
 			if (res.headersSent) throw new Error('json() after the answer was sent');
 			res.headers['content-type'] = 'application/json; charset=utf-8';
 			// What express does: serialise now, so later mutation of `body` cannot change the answer.
@@ -53,7 +55,7 @@ export function fakeResponse(): FakeResponse {
 			res.ended = true;
 			return res;
 		},
-		send(body) {
+		send(body: unknown) {
 			if (res.headersSent) throw new Error('send() after the answer was sent');
 			res.body = body;
 			res.headersSent = true;
@@ -65,11 +67,11 @@ export function fakeResponse(): FakeResponse {
 			res.headersSent = true;
 			return res;
 		},
-		setHeader(name, value) {
+		setHeader(name: string, value: string) {
 			res.headers[name.toLowerCase()] = value;
 			return res;
 		},
-	};
+	} as Omit<FakeResponse, keyof EventEmitter>) as FakeResponse;
 	return res;
 }
 
@@ -132,9 +134,48 @@ function fakeGetNodeParameter(parameters: IDataObject) {
  * `workflowId` pins the workflow id (and so the in-process duplicate memory's scope), for tests that
  * load a fresh static data object per request, as n8n does.
  */
+export interface FakeGateway {
+	baseUrl: string;
+	apiKey: string;
+}
+
+export interface WebhookOptions {
+	parameters?: IDataObject;
+	staticData?: IDataObject;
+	res?: FakeResponse;
+	workflowId?: string;
+	/** A Media Gateway API credential selected on the node, and what it holds. */
+	gateway?: FakeGateway;
+}
+
+/**
+ * n8n's httpRequestWithAuthentication as far as the transport uses it: the credential's Bearer header,
+ * JSON, the full response, status errors ignored, the abort signal and the timeout honoured.
+ */
+function fakeHttpRequestWithAuthentication(gateway: FakeGateway) {
+	return async (_type: string, options: IDataObject): Promise<unknown> => {
+		const signals = [AbortSignal.timeout(Number(options.timeout ?? 60_000))];
+		if (options.abortSignal) signals.push(options.abortSignal as AbortSignal);
+		const response = await fetch(String(options.url), {
+			method: String(options.method ?? 'GET'),
+			headers: { ...(options.headers as Record<string, string>), Authorization: `Bearer ${gateway.apiKey}` },
+			body: options.body === undefined ? undefined : JSON.stringify(options.body),
+			signal: AbortSignal.any(signals),
+		});
+		const text = await response.text();
+		let body: unknown = text;
+		try {
+			body = JSON.parse(text);
+		} catch {
+			// not JSON: kept as text, as n8n does
+		}
+		return { statusCode: response.status, headers: Object.fromEntries(response.headers), body };
+	};
+}
+
 export function webhookContext(
 	request: FakeRequest,
-	options: { parameters?: IDataObject; staticData?: IDataObject; res?: FakeResponse; workflowId?: string } = {},
+	options: WebhookOptions = {},
 ): { ctx: IWebhookFunctions; res: FakeResponse; staticData: IDataObject } {
 	const res = options.res ?? fakeResponse();
 	const staticData = options.staticData ?? {};
@@ -149,8 +190,15 @@ export function webhookContext(
 		query: request.query ?? {},
 		params: {},
 	};
+	const gateway = options.gateway;
+	const credentials = gateway ? { mediaGatewayApi: { id: 'cred-1', name: 'Media Gateway' } } : undefined;
 	const ctx = {
-		getNode: () => ({ ...NODE, parameters }),
+		getNode: () => ({ ...NODE, parameters, credentials }),
+		getCredentials: async (type: string) => {
+			if (!gateway || type !== 'mediaGatewayApi') throw new Error('Node does not have any credentials set');
+			return { apiKey: gateway.apiKey, baseUrl: gateway.baseUrl };
+		},
+		helpers: gateway ? { httpRequestWithAuthentication: fakeHttpRequestWithAuthentication(gateway) } : {},
 		getWorkflow: () =>
 			options.workflowId ? { id: options.workflowId, name: 'Callbacks', active: true } : workflowFor(staticData),
 		getMode: () => 'webhook',
@@ -171,10 +219,7 @@ export function webhookContext(
 	return { ctx, res, staticData };
 }
 
-export async function callWebhook(
-	request: FakeRequest,
-	options: { parameters?: IDataObject; staticData?: IDataObject } = {},
-): Promise<WebhookCall> {
+export async function callWebhook(request: FakeRequest, options: WebhookOptions = {}): Promise<WebhookCall> {
 	const { ctx, res, staticData } = webhookContext(request, options);
 	const result = await trigger.webhook.call(ctx);
 	return { result, res, staticData };
@@ -234,23 +279,40 @@ export interface Answer {
  * responseMode 'onReceived' (webhook-helpers.js executeWebhook):
  * - noWebhookResponse: the node already answered through getResponseObject(); nothing more.
  * - no workflowData: 200 with webhookResponse (or {message:'Webhook call received'}); no execution.
- * - workflowData: the execution starts, then the answer is responseCode (200) with
- *   extractWebhookOnReceivedResponse(description.responseData ?? 'firstEntryJson', result).
+ * - workflowData: n8n starts the execution (WorkflowRunner.run), and only then reads the answer:
+ *   responseCode (200) with extractWebhookOnReceivedResponse(description.responseData, result).
+ *   When the start fails (`startFails`), the answer is n8n's 500 and the answer is never read.
+ * In every case the response then closes, as Node.js's does.
  */
-export function answerLikeN8n(result: IWebhookResponseData, res: FakeResponse): Answer {
+export function answerLikeN8n(
+	result: IWebhookResponseData,
+	res: FakeResponse,
+	options: { startFails?: boolean } = {},
+): Answer {
 	const description = trigger.description.webhooks![0];
 	const responseCode = 200;
+	const close = (answer: Answer): Answer => {
+		res.emit('close');
+		return answer;
+	};
 	if (result.noWebhookResponse === true) {
 		if (!res.headersSent) throw new Error('noWebhookResponse without having answered: the caller would hang');
-		return { status: res.statusCode, body: res.body, executionStarted: result.workflowData !== undefined };
+		return close({ status: res.statusCode, body: res.body, executionStarted: result.workflowData !== undefined });
 	}
 	if (result.workflowData === undefined) {
-		return {
+		return close({
 			status: responseCode,
 			body: result.webhookResponse !== undefined ? result.webhookResponse : { message: 'Webhook call received' },
 			executionStarted: false,
-		};
+		});
+	}
+	if (options.startFails) {
+		return close({
+			status: 500,
+			body: { code: 0, message: 'There was a problem executing the workflow' },
+			executionStarted: false,
+		});
 	}
 	const responseData = description.responseData === undefined ? 'firstEntryJson' : description.responseData;
-	return { status: responseCode, body: extract(responseData, result), executionStarted: true };
+	return close({ status: responseCode, body: extract(responseData, result), executionStarted: true });
 }

