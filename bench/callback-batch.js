@@ -119,8 +119,15 @@ async function measure(host, sim, wf) {
 	const tasks = [...sim.tasks.values()];
 	const firstCreated = Math.min(...tasks.map((t) => t.createdAt));
 	const lastDone = Math.max(...tasks.map((t) => t.completeAt));
-	// For the loop, "while rendering" is every task's own render window.
-	const renderingRunning = tasks.reduce((sum, t) => sum + runningMs(samples, t.createdAt + SAMPLE_MS, t.completeAt), 0);
+	// "While rendering": the union of the tasks' render windows (one window for a batch, twenty for the loop).
+	const windows = tasks.map((t) => [t.createdAt + SAMPLE_MS, t.completeAt]).sort((a, b) => a[0] - b[0]);
+	const union = [];
+	for (const [from, to] of windows) {
+		const last = union[union.length - 1];
+		if (last && from <= last[1]) last[1] = Math.max(last[1], to);
+		else if (to > from) union.push([from, to]);
+	}
+	const renderingRunning = union.reduce((sum, [from, to]) => sum + runningMs(samples, from, to), 0);
 	return {
 		ms: Date.parse(execution.stoppedAt) - t0,
 		running: runningMs(samples),
