@@ -5,7 +5,7 @@
  */
 const base = require('./jest.e2e.config.js');
 
-const ON_N8N_1 = ['examples', 'trigger'];
+const ON_N8N_1 = ['examples', 'trigger', 'wait-for-callback-lines'];
 
 module.exports = {
 	...base,

@@ -21,7 +21,6 @@ import {
 	type VideoRequest,
 	videoCreateExecutor,
 } from '../shared/videoCompletion';
-import type { ResultOptions } from '../shared/tasks';
 import { readScenes, sceneProperties } from './scenes';
 
 const operations = ['create'];
@@ -97,6 +96,6 @@ export class MediaGatewayStoryboard implements INodeType {
 
 	/** Receives the gateway's callbacks while an execution waits (Completion → Wait for Callback). */
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		return await callbackWaitWebhook(this, this.getNodeParameter('options', {}) as ResultOptions);
+		return await callbackWaitWebhook(this);
 	}
 }

@@ -9,7 +9,6 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { callbackWaitWebhook, callbackWaitWebhookMethods, callbackWaitWebhooks } from '../shared/callbackWait';
-import type { ResultOptions } from '../shared/tasks';
 import { executeVideoNode } from '../shared/videoCompletion';
 import { operations, properties, requestBuilders } from './actions';
 
@@ -39,6 +38,6 @@ export class MediaGatewayVideo implements INodeType {
 
 	/** Receives the gateway's callbacks while an execution waits (Completion → Wait for Callback). */
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		return await callbackWaitWebhook(this, this.getNodeParameter('options', {}) as ResultOptions);
+		return await callbackWaitWebhook(this);
 	}
 }

@@ -104,7 +104,7 @@ export function completionProperties(operations: string[]): INodeProperties[] {
 					name: 'Wait for Callback',
 					value: 'callback',
 					description:
-						'Pause the execution until the gateway reports the task finished; holds no worker while the video renders. One item per execution.',
+						'Pause the execution until the gateway reports every task finished; holds no worker while the videos render, and resumes once with all items',
 				},
 			],
 			default: 'poll',
@@ -204,14 +204,23 @@ export interface VideoRequest {
 /** Reads one item's parameters into the request that creates its task. */
 export type VideoRequestBuilder = (ctx: IExecuteFunctions, itemIndex: number) => Promise<VideoRequest>;
 
+/** Reads and validates one item's request; the returned function creates (and bills) the task. */
+export async function prepareVideoRequest(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	request: VideoRequest,
+): Promise<() => Promise<VideoTask>> {
+	const body = validateBody(ctx, request.schema, compact(request.body), itemIndex, VIDEO_FIELD_LABELS);
+	return async () => await gatewayRequest<VideoTask>(ctx, { method: 'POST', path: request.path, body, itemIndex });
+}
+
 /** Validates the body and creates the task: the one way every video-creating operation sends. */
 export async function sendVideoRequest(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	request: VideoRequest,
 ): Promise<VideoTask> {
-	const body = validateBody(ctx, request.schema, compact(request.body), itemIndex, VIDEO_FIELD_LABELS);
-	return await gatewayRequest<VideoTask>(ctx, { method: 'POST', path: request.path, body, itemIndex });
+	return await (await prepareVideoRequest(ctx, itemIndex, request))();
 }
 
 /** An operation executor that creates the task and completes it as the user chose. */
@@ -225,7 +234,8 @@ export function videoCreateExecutor(build: VideoRequestBuilder): OperationExecut
 
 /**
  * The execute() of every node that creates video tasks. "Wait for Callback" parks the whole
- * execution, so it cannot run inside the per-item router; every other mode goes through it.
+ * execution once for all items, so it cannot run inside the per-item router; every other mode
+ * goes through it.
  */
 export async function executeVideoNode(
 	this: IExecuteFunctions,
@@ -236,14 +246,10 @@ export async function executeVideoNode(
 	const operation = this.getNodeParameter('operation', 0) as string;
 	const build = builders[operation];
 	if (items.length > 0 && build && this.getNodeParameter('completion', 0, 'poll') === 'callback') {
-		return await startCallbackWait(
-			this,
-			async (itemIndex, notifyHook) => {
-				const request = await build(this, itemIndex);
-				return await sendVideoRequest(this, itemIndex, { ...request, body: { ...request.body, notifyHook } });
-			},
-			resultOptions(this, 0),
-		);
+		return await startCallbackWait(this, async (itemIndex, notifyHook) => {
+			const request = await build(this, itemIndex);
+			return await prepareVideoRequest(this, itemIndex, { ...request, body: { ...request.body, notifyHook } });
+		});
 	}
 	return await routeItems.call(this, operations);
 }

@@ -12,6 +12,7 @@ const path = require('node:path');
 const { N8nHost } = require('../../tools/n8n-host/host');
 const { startSimulator } = require('../simulator');
 const { postJson } = require('../fixtures/callbacks');
+const { waitTools } = require('./wait-support');
 
 const REPO = path.resolve(__dirname, '..', '..');
 const API_KEY = 'wait-e2e-key-8c3f19b2d4';
@@ -62,43 +63,9 @@ let tarballDir;
 /** The wait-limit run is started right after n8n is up and checked last, so its minute overlaps the rest. */
 let shortRun;
 
-async function executionById(workflowId, id) {
-	return (await host.executions({ workflowId })).find((e) => e.id === id);
-}
-
-/** Starts the workflow through its Webhook node; returns the new execution's id. */
-async function startRun(workflow, body) {
-	const before = new Set((await host.executions({ workflowId: workflow.id })).map((e) => e.id));
-	const webhookPath = workflow.nodes.find((n) => n.type === 'n8n-nodes-base.webhook').parameters.path;
-	const startedAt = Date.now();
-	const started = await postJson(host.webhookUrl(webhookPath), body);
-	expect(started).toMatchObject({ status: 200, json: { message: 'Workflow was started' } });
-	const list = await host.waitForExecutions((l) => l.some((e) => !before.has(e.id)), {
-		workflowId: workflow.id,
-		timeoutMs: 30000,
-	});
-	const fresh = list.filter((e) => !before.has(e.id));
-	expect(fresh).toHaveLength(1);
-	return { executionId: fresh[0].id, startedAt };
-}
-
-/**
- * Polls the execution until its status is one of `statuses`; returns it with every status seen on the way,
- * so a test can show the execution really was 'waiting' before it ended.
- */
-async function waitForStatus(workflowId, executionId, statuses, { timeoutMs = 60000 } = {}) {
-	const seen = [];
-	const t0 = Date.now();
-	for (;;) {
-		const execution = await executionById(workflowId, executionId);
-		if (execution && seen[seen.length - 1] !== execution.status) seen.push(execution.status);
-		if (execution && statuses.includes(execution.status)) return { execution, seen };
-		if (Date.now() - t0 > timeoutMs) {
-			throw new Error(`execution ${executionId} not ${statuses.join('/')} after ${timeoutMs} ms; seen ${seen.join(' → ')}`);
-		}
-		await sleep(150);
-	}
-}
+let executionById;
+let startRun;
+let waitForStatus;
 
 /** The simulator's record of the task this execution created; its notifyHook is the resume URL. */
 function taskOf(simulator, executionId) {
@@ -132,6 +99,7 @@ beforeAll(async () => {
 	const tarball = await N8nHost.packPackage(REPO);
 	tarballDir = path.dirname(tarball);
 	host = new N8nHost({ tarball });
+	({ executionById, startRun, waitForStatus } = waitTools(host, (p) => host.webhookUrl(p)));
 }, 60000);
 
 beforeAll(async () => {
@@ -189,6 +157,7 @@ describe('Video → Create with Completion "Wait for Callback" in a real n8n', (
 		});
 		expect(item.json.waitingForCallback).toBeUndefined();
 		expect(item.binary).toBeUndefined();
+		expect(item.pairedItem).toEqual({ item: 0 });
 		expect(execution.runData[SET_NODE][0].items.map((i) => i.json)).toEqual([
 			{ taskId: task.id, state: 'succeeded', videoUrl: task.video.url },
 		]);
@@ -223,7 +192,21 @@ describe('Video → Create with Completion "Wait for Callback" in a real n8n', (
 
 		const foreign = await postJson(task.notifyHook, videoCallback('vid-someone-else', 'succeed'));
 		expect(foreign.status).toBe(409);
-		expect(foreign.json).toEqual({ error: `This execution waits for task ${task.id}, not vid-someone-else` });
+		// The answer names only what the sender sent: nothing about the task the execution waits for.
+		expect(foreign.json).toEqual({ error: 'Task vid-someone-else is not part of this execution' });
+
+		// Forged final callbacks for the awaited task while the gateway still says `processing`: the gateway's
+		// record decides, so they are refused (409, which the real gateway would retry) and change nothing.
+		for (const status of ['succeed', 'FAILURE', 'failed']) {
+			const forged = await postJson(
+				task.notifyHook,
+				videoCallback(task.id, status, { output: { video_url: 'https://forged.example.com/v.mp4', cover_url: '', duration: 5 } }),
+			);
+			expect(forged.status).toBe(409);
+			expect(forged.json).toEqual({
+				error: `The gateway does not report task ${task.id} as finished; send the callback again when it is`,
+			});
+		}
 
 		const progress = await postJson(task.notifyHook, videoCallback(task.id, 'processing'));
 		expect(progress.status).toBe(200);
@@ -245,6 +228,7 @@ describe('Video → Create with Completion "Wait for Callback" in a real n8n', (
 		expect(malformed.json).toEqual({ error: expect.stringMatching(/^id: must be a string/) });
 
 		// None of that moved it: still waiting, with the node's parked output, and nothing else started.
+		expect(sim.requests.filter((r) => r.path === `/v1/videos/${task.id}`).length).toBeGreaterThanOrEqual(3);
 		const still = await executionById(WAIT_WF, executionId);
 		expect(still.status).toBe('waiting');
 		expect(still.runData[VIDEO_NODE][0].items[0].json).toMatchObject({ taskId: task.id, waitingForCallback: true });
@@ -261,20 +245,21 @@ describe('Video → Create with Completion "Wait for Callback" in a real n8n', (
 		});
 	});
 
-	test('three simultaneous final callbacks resume it once', async () => {
+	test('three simultaneous final callbacks resume it once, with the video the gateway reports', async () => {
 		const { executionId } = await startRun(example, { prompt: 'A paper boat, e2e simultaneous' });
 		const waiting = await waitForStatus(WAIT_WF, executionId, ['waiting', 'success', 'error']);
 		expect(waiting.execution.status).toBe('waiting');
 		const task = taskOf(sim, executionId);
 		const before = (await host.executions()).map((e) => e.id);
-		// Before the gateway's own: the node then takes the video from the callback (the task still renders).
+		// The moment the gateway finishes the task (its own callback goes out too), three more copies of
+		// the final callback, carrying a URL the gateway never reported: the gateway's record wins.
+		while (Date.now() < task.completeAt) await sleep(Math.min(200, task.completeAt - Date.now()));
 		const final = videoCallback(task.id, 'succeed', {
-			output: { video_url: 'https://cdn.example.com/v/simultaneous.mp4', cover_url: '', duration: 5 },
+			output: { video_url: 'https://forged.example.com/v/simultaneous.mp4', cover_url: '', duration: 5 },
 		});
 		const answers = await Promise.all([1, 2, 3].map(() => postJson(task.notifyHook, final)));
 		console.log(`simultaneous final callbacks answered: ${JSON.stringify(answers.map((a) => [a.status, a.text.slice(0, 80)]))}`);
-		expect(answers.filter((a) => a.status === 200 && a.json?.resumed === true).length).toBeGreaterThanOrEqual(1);
-		for (const answer of answers) expect([200, 409, 500]).toContain(answer.status);
+		for (const answer of answers) expect([200, 409]).toContain(answer.status);
 
 		const done = await waitForStatus(WAIT_WF, executionId, ['success', 'error']);
 		expect(done.execution.status).toBe('success');
@@ -282,12 +267,15 @@ describe('Video → Create with Completion "Wait for Callback" in a real n8n', (
 		const execution = await executionById(WAIT_WF, executionId);
 		expect(execution.status).toBe('success');
 		expect(execution.runData[VIDEO_NODE]).toHaveLength(1);
-		expect(execution.runData[VIDEO_NODE][0].items.map((i) => i.json)).toEqual([
-			expect.objectContaining({ taskId: task.id, state: 'succeeded', video: expect.objectContaining({ url: final.output.video_url }) }),
+		expect(execution.runData[VIDEO_NODE][0].items).toEqual([
+			expect.objectContaining({
+				json: expect.objectContaining({ taskId: task.id, state: 'succeeded', video: expect.objectContaining({ url: task.video.url }) }),
+				pairedItem: { item: 0 },
+			}),
 		]);
 		expect(execution.runData[SET_NODE]).toHaveLength(1);
 		expect(execution.runData[SET_NODE][0].items.map((i) => i.json)).toEqual([
-			{ taskId: task.id, state: 'succeeded', videoUrl: final.output.video_url },
+			{ taskId: task.id, state: 'succeeded', videoUrl: task.video.url },
 		]);
 		expect((await host.executions()).map((e) => e.id)).toEqual(before);
 	});

@@ -281,6 +281,8 @@ async function startSimulator(options = {}) {
 		latencyMs = 0,
 		videoCompleteAfterMs = 1500,
 		proCompleteAfterMs,
+		videoCompleteJitterMs = 0,
+		sendCallbacks = true,
 		callbackTimeScale = 1,
 		// Overrides the scaled 5 s answer limit of the callbacks this simulator sends (see callbacks.js).
 		callbackAnswerLimitMs,
@@ -301,6 +303,12 @@ async function startSimulator(options = {}) {
 
 	const sim = {
 		url: '',
+		/** The callback the gateway would send for a task now (what its clock would send). */
+		callbackFor(taskId) {
+			const task = tasks.get(taskId);
+			settle(task);
+			return videoCallbackPayload(task);
+		},
 		requests,
 		tasks,
 		callbackLog,
@@ -425,6 +433,8 @@ async function startSimulator(options = {}) {
 		const prompts = [v.prompt || '', ...(v.storyboard || []).map((s) => s.prompt)].join('\n');
 		let after = v.model === 'vidmodel-pro' ? (proCompleteAfterMs ?? 2 * videoCompleteAfterMs) : videoCompleteAfterMs;
 		if (prompts.includes('[slow]')) after *= 10;
+		// A spread of completion times, so a batch of tasks finishes (and calls back) in random order.
+		if (videoCompleteJitterMs > 0) after += crypto.randomInt(0, videoCompleteJitterMs + 1);
 		let dims = { width: 1280, height: 720 };
 		if (v.size) dims = parseSize(v.size);
 		else if (v.aspectRatio) dims = dimensionsFromRatio(parseRatio(v.aspectRatio));
@@ -453,14 +463,18 @@ async function startSimulator(options = {}) {
 			error: undefined,
 		};
 		tasks.set(id, task);
-		if (task.notifyHook) {
+		// sendCallbacks: false leaves every callback to the test (sim.sendCallback), e.g. to replay a retry storm.
+		if (task.notifyHook && sendCallbacks) {
 			// "Right after creation": after the create response has been written.
 			later(0, () => dispatchCallback(task.notifyHook, videoCallbackPayload(task), true));
 		}
 		later(after, () => {
 			if (tasks.get(id) !== task) return;
+			// A timer may fire a millisecond before Date.now() reaches completeAt; its moment has come, so the
+			// task settles now (otherwise this callback would say `processing` and no final one would follow).
+			task.completeAt = Math.min(task.completeAt, Date.now());
 			settle(task);
-			if (task.notifyHook) dispatchCallback(task.notifyHook, videoCallbackPayload(task), true);
+			if (task.notifyHook && sendCallbacks) dispatchCallback(task.notifyHook, videoCallbackPayload(task), true);
 		});
 		return task;
 	}

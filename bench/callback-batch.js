@@ -1,0 +1,187 @@
+'use strict';
+/**
+ * Prints how long 20 videos of 2 s each take in a real n8n (tools/n8n-host, regular mode) with
+ *   1. Completion "Wait for Callback", all 20 items in one execution (one park, one resume),
+ *   2. "Wait for Callback" one item at a time behind Loop Over Items (batch size 1), as the README used to advise,
+ *   3. Completion "Wait Until Done" (poll interval 0.25 s), all 20 items in one execution,
+ * and how long each execution was `running` in n8n's records (a worker held), in all and while its tasks
+ * rendered (status sampled every 100 ms). Prints figures and ratios only; exits 0 whatever the
+ * timings (1 only if a run fails). Needs the built package and `bash tools/n8n-host/install.sh`.
+ *
+ *   npm run bench:callback        (BENCH_RUNS=n repeats each setting; the median counts; default 1)
+ */
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const { N8nHost } = require('../tools/n8n-host/host');
+const { startSimulator } = require('../test/simulator');
+const { postJson } = require('../test/fixtures/callbacks');
+const { fmt, verdict } = require('./common');
+
+const REPO = path.resolve(__dirname, '..');
+const API_KEY = 'bench-callback-key';
+const ITEMS = 20;
+const TASK_MS = 2000;
+const RUNS = Math.max(1, Number(process.env.BENCH_RUNS) || 1);
+const batchExample = JSON.parse(fs.readFileSync(path.join(REPO, 'examples', 'video-batch-wait-for-callback.json'), 'utf8'));
+
+/** The example with its own id and path, a standard-tier video node with `video` parameters. */
+function workflow(id, video) {
+	const wf = JSON.parse(JSON.stringify(batchExample));
+	wf.id = id;
+	wf.name = `bench ${id}`;
+	const webhook = wf.nodes.find((n) => n.type === 'n8n-nodes-base.webhook');
+	webhook.webhookId = require('node:crypto').randomUUID();
+	webhook.parameters.path = `bench-${id.toLowerCase()}`;
+	const node = wf.nodes.find((n) => n.name === 'Render videos');
+	Object.assign(node.parameters, { model: 'vidmodel', options: { download: false, concurrency: 5 } }, video);
+	wf.nodes = wf.nodes.filter((n) => n.type !== 'n8n-nodes-base.stickyNote');
+	return wf;
+}
+
+const batchWf = workflow('BenchBatch', { completion: 'callback' });
+const pollWf = workflow('BenchPoll', { completion: 'poll', pollIntervalSeconds: 0.25, waitTimeoutMinutes: 5 });
+/** Loop Over Items (batch size 1) → Wait for Callback → back to the loop; "done" → All done. */
+const loopWf = (() => {
+	const wf = workflow('BenchLoop', { completion: 'callback' });
+	wf.nodes.push({
+		id: require('node:crypto').randomUUID(),
+		name: 'Loop Over Items',
+		type: 'n8n-nodes-base.splitInBatches',
+		typeVersion: 3,
+		position: [360, 200],
+		parameters: { batchSize: 1, options: {} },
+	});
+	const done = wf.nodes.find((n) => n.name === 'All done');
+	done.parameters.assignments.assignments = done.parameters.assignments.assignments.filter((a) => !a.value.includes("$('Prompt list')"));
+	wf.connections = {
+		Webhook: { main: [[{ node: 'Prompt list', type: 'main', index: 0 }]] },
+		'Prompt list': { main: [[{ node: 'Loop Over Items', type: 'main', index: 0 }]] },
+		'Loop Over Items': {
+			main: [[{ node: 'All done', type: 'main', index: 0 }], [{ node: 'Render videos', type: 'main', index: 0 }]],
+		},
+		'Render videos': { main: [[{ node: 'Loop Over Items', type: 'main', index: 0 }]] },
+	};
+	return wf;
+})();
+
+const prompts = Array.from({ length: ITEMS }, (_, i) => `Bench clip ${i}`);
+
+/**
+ * Samples the execution's status in n8n's database every SAMPLE_MS until it ends: how long it was
+ * `running` (a worker held) in all, and how much of that fell while tasks were rendering.
+ */
+const SAMPLE_MS = 100;
+async function sampleRunning(host, wf, before, stop) {
+	const samples = [];
+	while (!stop.done) {
+		const rows = await host.query(
+			'SELECT id, status FROM execution_entity WHERE "workflowId" = ? ORDER BY id DESC LIMIT 1',
+			[wf.id],
+		);
+		const row = rows[0];
+		if (row && !before.has(String(row.id))) samples.push({ at: Date.now(), status: row.status });
+		await new Promise((resolve) => setTimeout(resolve, SAMPLE_MS));
+	}
+	return samples;
+}
+
+function runningMs(samples, from = -Infinity, to = Infinity) {
+	let total = 0;
+	for (let i = 1; i < samples.length; i++) {
+		const a = Math.max(samples[i - 1].at, from);
+		const b = Math.min(samples[i].at, to);
+		if (samples[i - 1].status === 'running' && b > a) total += b - a;
+	}
+	return total;
+}
+
+async function measure(host, sim, wf) {
+	sim.reset();
+	const before = new Set((await host.executions({ workflowId: wf.id })).map((e) => e.id));
+	const stop = { done: false };
+	const sampling = sampleRunning(host, wf, before, stop);
+	const t0 = Date.now();
+	const started = await postJson(host.webhookUrl(wf.nodes.find((n) => n.name === 'Webhook').parameters.path), { prompts });
+	if (started.status !== 200) throw new Error(`${wf.id}: the Webhook node answered ${started.status}`);
+	const list = await host.waitForExecutions(
+		(l) => l.some((e) => !before.has(e.id) && ['success', 'error', 'crashed'].includes(e.status)),
+		{ workflowId: wf.id, timeoutMs: 10 * 60_000, intervalMs: 100 },
+	);
+	stop.done = true;
+	const samples = await sampling;
+	const execution = list.find((e) => !before.has(e.id));
+	if (execution.status !== 'success') throw new Error(`${wf.id}: execution ${execution.id} ended ${execution.status}`);
+	const out = execution.runData['All done']?.at(-1)?.items ?? [];
+	const items = wf === loopWf ? execution.runData['Render videos'].length : out.length;
+	if (items !== ITEMS) throw new Error(`${wf.id}: ${items} videos instead of ${ITEMS}`);
+	const tasks = [...sim.tasks.values()];
+	const firstCreated = Math.min(...tasks.map((t) => t.createdAt));
+	const lastDone = Math.max(...tasks.map((t) => t.completeAt));
+	// "While rendering": the union of the tasks' render windows (one window for a batch, twenty for the loop).
+	const windows = tasks.map((t) => [t.createdAt + SAMPLE_MS, t.completeAt]).sort((a, b) => a[0] - b[0]);
+	const union = [];
+	for (const [from, to] of windows) {
+		const last = union[union.length - 1];
+		if (last && from <= last[1]) last[1] = Math.max(last[1], to);
+		else if (to > from) union.push([from, to]);
+	}
+	const renderingRunning = union.reduce((sum, [from, to]) => sum + runningMs(samples, from, to), 0);
+	return {
+		ms: Date.parse(execution.stoppedAt) - t0,
+		running: runningMs(samples),
+		renderingRunning,
+		renderWindow: lastDone - firstCreated,
+	};
+}
+
+async function median(host, sim, wf) {
+	const runs = [];
+	for (let i = 0; i < RUNS; i++) runs.push(await measure(host, sim, wf));
+	return { ...[...runs].sort((a, b) => a.ms - b.ms)[Math.floor(runs.length / 2)], runs };
+}
+
+async function main() {
+	const sim = await startSimulator({ apiKey: API_KEY, port: 0, videoCompleteAfterMs: TASK_MS, callbackTimeScale: 1 });
+	const tarball = await N8nHost.packPackage(REPO);
+	const host = new N8nHost({ tarball, logLevel: 'info' });
+	try {
+		await host.installPackage();
+		await host.importCredentials([
+			{ id: 'mediaGatewayDemo', name: 'Media Gateway (demo)', type: 'mediaGatewayApi', data: { apiKey: API_KEY, baseUrl: sim.url } },
+		]);
+		const workflows = [batchWf, loopWf, pollWf];
+		await host.importWorkflows(workflows);
+		await host.publish(workflows.map((w) => w.id));
+		await host.start();
+		// Warm-up: n8n's first execution pays for loading nodes and the expression engine.
+		await measure(host, sim, batchWf);
+
+		console.log(`bench:callback: ${ITEMS} videos of ${TASK_MS / 1000} s each, real n8n 2.41.1 (regular mode), load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}, BENCH_RUNS=${RUNS}`);
+		const batch = await median(host, sim, batchWf);
+		const loop = await median(host, sim, loopWf);
+		const poll = await median(host, sim, pollWf);
+		const row = (label, r) =>
+			`  ${label.padEnd(44)} wall ${fmt(r.ms).padStart(8)}   execution running ${fmt(r.running).padStart(8)}, of it while tasks rendered ${fmt(r.renderingRunning).padStart(8)}   runs ${r.runs.map((x) => fmt(x.ms)).join(', ')}`;
+		console.log(row('Wait for Callback, one batch of 20', batch));
+		console.log(row('Wait for Callback, Loop Over Items (1 by 1)', loop));
+		console.log(row('Wait Until Done (poll 0.25 s), 20 at once', poll));
+		console.log(`  (status sampled in n8n's database every ${SAMPLE_MS} ms; "running" = a worker held; tasks of the batch rendered ${fmt(batch.renderWindow)} from the first creation to the last completion)`);
+		console.log(`  batch vs one task (${fmt(TASK_MS)}): ${(batch.ms / TASK_MS).toFixed(2)}x  target <= 1.5x: ${verdict(batch.ms <= 1.5 * TASK_MS)}`);
+		console.log(`  one by one vs batch: ${(loop.ms / batch.ms).toFixed(1)}x slower  target >= 10x: ${verdict(loop.ms >= 10 * batch.ms)}`);
+		console.log(`  worker held while the batch's tasks rendered: ${fmt(batch.renderingRunning)} (Wait Until Done: ${fmt(poll.renderingRunning)})  target none: ${verdict(batch.renderingRunning <= 2 * SAMPLE_MS)}`);
+	} finally {
+		await host.stop();
+		await sim.close();
+		fs.rmSync(path.dirname(tarball), { recursive: true, force: true });
+	}
+}
+
+main().then(
+	() => process.exit(0),
+	(error) => {
+		console.error(`bench failed: ${error instanceof Error ? error.message : String(error)}`);
+		process.exit(1);
+	},
+);
