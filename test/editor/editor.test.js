@@ -73,6 +73,7 @@ async function choose(description, parameterName, value) {
 	const label = property.options.find((o) => o.value === value).name;
 	await parameterInput(parameterName).click();
 	await pickOption(label);
+	await page.getByRole('option').filter({ visible: true }).first().waitFor({ state: 'hidden' });
 	// The select shows the chosen label once the change is applied.
 	await page.waitForFunction(
 		({ name, text }) =>
@@ -91,7 +92,18 @@ async function expectPanelFor(description, values) {
 			property.type === 'collection' || property.type === 'fixedCollection'
 				? parameters().locator('[data-test-id="parameter-item"]').filter({ hasText: property.displayName }).first()
 				: parameterInput(property.name);
-		if (!(await locator.isVisible())) missing.push(property.name);
+		if (!(await locator.isVisible())) {
+			missing.push(property.name);
+			continue;
+		}
+		// The hint in an empty box is this operation's own (several operations declare a Prompt).
+		if (property.type === 'string' && property.placeholder) {
+			const box = locator.locator('input, textarea').first();
+			expect({ name: property.name, placeholder: await box.getAttribute('placeholder') }).toEqual({
+				name: property.name,
+				placeholder: property.placeholder,
+			});
+		}
 	}
 	expect({ values, missing }).toEqual({ values, missing: [] });
 	// Several properties may share a name (one per operation); hidden are the names none of the shown ones has.
@@ -134,6 +146,9 @@ async function previewBinary(kind) {
 }
 
 async function saveReadmeShot(name) {
+	// Toasts ("Workflow executed successfully") would cover the small picture.
+	for (const close of await page.locator('.el-notification__closeBtn').all()) await close.click().catch(() => undefined);
+	await page.locator('.el-notification').first().waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
 	const png = await page.screenshot();
 	const small = await shrinkPng(stack.browser, png, README_WIDTH);
 	fs.writeFileSync(path.join(stack.resultsDir, `readme-${name}.png`), small);
