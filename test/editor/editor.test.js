@@ -255,7 +255,7 @@ describe('the Media Gateway nodes in n8n\'s editor', () => {
 		await page.goto('/workflow/new');
 		await page.getByTestId('canvas-plus-button').click();
 		await page.getByTestId('node-creator-item-name').filter({ hasText: 'Trigger manually' }).first().click();
-		await canvasNode('When clicking ‘Execute workflow’').or(page.getByTestId('canvas-node')).first().waitFor();
+		await page.getByTestId('canvas-node').first().waitFor();
 		await page.getByTestId('node-creator-plus-button').click();
 		await page.getByTestId('node-creator-search-bar').fill(IMAGE.description.displayName);
 		await page.getByTestId('node-creator-item-name').filter({ hasText: IMAGE.description.displayName }).first().click();
@@ -355,8 +355,8 @@ describe('the Media Gateway nodes in n8n\'s editor', () => {
 		await output.getByTestId('radio-button-json').click();
 		await output.getByText('succeeded').first().waitFor();
 		// The gateway got the picture as the reference image (a data URI of the binary field).
-		const create_ = stack.sim.requests.filter((r) => r.method === 'POST' && r.path === '/v1/videos').at(-1);
-		expect(create_.body.image_url).toMatch(/^data:image\/png;base64,/);
+		const createRequest = stack.sim.requests.filter((r) => r.method === 'POST' && r.path === '/v1/videos').at(-1);
+		expect(createRequest.body.image_url).toMatch(/^data:image\/png;base64,/);
 		const video = await previewBinary('video');
 		await video.waitFor();
 		// It plays: the browser reads its metadata and a duration.
