@@ -10,9 +10,15 @@ function copyCodex() {
 	return src('nodes/**/*.node.json', { base: '.' }).pipe(dest('dist'));
 }
 
+// Output schemas: n8n serves GET /schemas/<package>.<node>/<x.y.z>/<operation>.json from the
+// `__schema__` folder beside the compiled node, and its editor shows them before a node has run.
+function copySchemas() {
+	return src('nodes/*/__schema__/**/*.json', { base: '.' }).pipe(dest('dist'));
+}
+
 function copyEntryPoint() {
 	return src('index.js').pipe(dest('dist'));
 }
 
-exports.build = parallel(copyIcons, copyCodex, copyEntryPoint);
+exports.build = parallel(copyIcons, copyCodex, copySchemas, copyEntryPoint);
 exports['build:icons'] = copyIcons;

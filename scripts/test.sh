@@ -23,9 +23,12 @@ echo "== end-to-end tests in n8n 1.x"; npx jest --ci -c jest.e2e.n8n1.config.js 
 # Queue mode: PostgreSQL and Redis from Debian's packages, then main + worker + webhook processors.
 echo "== queue-mode tests (npm run test:queue)"; npm run --silent test:queue -- --ci --json --outputFile="$results/queue.json"
 
+# The editor in a browser: Chromium from Debian's packages (installed when missing), driven by playwright-core.
+echo "== editor tests in a browser (npm run test:editor)"; npm run --silent test:editor -- --ci --json --outputFile="$results/editor.json"
+
 # One closing line for all suites (set -e has already stopped us if either failed).
 node -e '
 const sum = (key) => process.argv.slice(1).reduce((n, file) => n + require(file)[key], 0);
 console.log(`tests: ${sum("numPassedTests")} passed, ${sum("numFailedTests")} failed`);
 ' "$results/lint.json" "$results/unit.json" "$results/zod4.json" "$results/e2e.json" "$results/e2e-n8n1.json" \
-	"$results/queue.json"
+	"$results/queue.json" "$results/editor.json"

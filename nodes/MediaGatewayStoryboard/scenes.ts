@@ -40,6 +40,7 @@ export const sceneProperties: INodeProperties[] = [
 						typeOptions: { rows: 2 },
 						default: '',
 						required: true,
+						placeholder: 'e.g. A paper boat is set down on a puddle',
 						description: 'What happens in this scene',
 					},
 					{

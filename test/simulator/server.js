@@ -9,7 +9,7 @@ const http = require('node:http');
 const crypto = require('node:crypto');
 const { URL } = require('node:url');
 const { pipeline } = require('node:stream');
-const { pngFor, mp4Stream, DEFAULT_VIDEO_BYTES } = require('./assets');
+const { pngFor, rememberPicture, mp4Stream, DEFAULT_VIDEO_BYTES } = require('./assets');
 const { sendCallback, sleep } = require('./callbacks');
 
 const MAX_BODY_BYTES = 20 * 1024 * 1024;
@@ -124,6 +124,7 @@ function validateImage(op, body) {
 		}
 	}
 	if (op === 'reframe') out.resolution = optionalString(body, 'resolution');
+	if (op === 'generate') out.aspectRatio = body.aspect_ratio;
 	return out;
 }
 
@@ -463,6 +464,7 @@ async function startSimulator(options = {}) {
 			error: undefined,
 		};
 		tasks.set(id, task);
+		rememberPicture(`${id}-cover`, { prompt: prompts, seed: id, aspectRatio: `ASPECT_${dims.width}_${dims.height}` }, { drawNow: false });
 		// sendCallbacks: false leaves every callback to the test (sim.sendCallback), e.g. to replay a retry storm.
 		if (task.notifyHook && sendCallbacks) {
 			// "Right after creation": after the create response has been written.
@@ -494,9 +496,13 @@ async function startSimulator(options = {}) {
 			let resolution = '1024x1024';
 			if (op === 'reframe') resolution = v.resolution && parseSize(v.resolution) ? v.resolution : '1536x1024';
 			const prompt = v.prompt ?? '';
+			// The picture's shape: generate's aspect ratio, reframe's resolution; the others answer squares.
+			const size = op === 'reframe' ? parseSize(resolution) : null;
+			const aspectRatio = size ? `ASPECT_${size.width}_${size.height}` : v.aspectRatio;
 			const data = [];
 			for (let i = 0; i < (v.count || 1); i++) {
 				const seed = crypto.randomInt(1, 2 ** 31 - 1);
+				rememberPicture(seed, { prompt, seed, aspectRatio });
 				data.push({
 					url: `${baseUrl()}/files/images/${seed}.png`,
 					prompt,

@@ -20,6 +20,14 @@ export const IMAGE_FIELD_LABELS: FieldLabels = {
 	resolution: 'Resolution',
 };
 
+/** Each operation's example, so the hint shows what that prompt is for (a change, a background...). */
+const PROMPT_PLACEHOLDERS: Record<string, string> = {
+	generate: 'e.g. A red fox reading a newspaper titled "Morning News", watercolor',
+	edit: 'e.g. Put a red scarf on the fox',
+	remix: 'e.g. The same scene at night, in falling snow',
+	replaceBackground: 'e.g. A sunny beach with palm trees',
+};
+
 export function promptProperty(operation: string, description: string, displayName = 'Prompt'): INodeProperties {
 	return {
 		displayName,
@@ -28,7 +36,7 @@ export function promptProperty(operation: string, description: string, displayNa
 		typeOptions: { rows: 3 },
 		required: true,
 		default: '',
-		placeholder: 'e.g. A red fox reading a newspaper titled "Morning News", watercolor',
+		placeholder: PROMPT_PLACEHOLDERS[operation] ?? PROMPT_PLACEHOLDERS.generate,
 		displayOptions: { show: { operation: [operation] } },
 		description,
 	};
