@@ -11,9 +11,9 @@ import { MediaGatewayImage } from '../../nodes/MediaGatewayImage/MediaGatewayIma
 import { MediaGatewayStoryboard } from '../../nodes/MediaGatewayStoryboard/MediaGatewayStoryboard.node';
 import { MediaGatewayVideo } from '../../nodes/MediaGatewayVideo/MediaGatewayVideo.node';
 import type { HarnessInputItem } from '../harness/runNode';
-import { callWebhook } from '../trigger/fakes';
+import { callWebhook, type WebhookOptions } from '../trigger/fakes';
 import { imageFailure, imageSuccess, musicComplete, videoProcessing, videoSuccess } from '../trigger/samples';
-import { PNG_BASE64, runGateway, type Simulator } from '../video/helpers';
+import { API_KEY, PNG_BASE64, runGateway, type Simulator } from '../video/helpers';
 
 /** A run of one operation: its parameters and, when it reads binary data, its input items. */
 export interface SampleRun {
@@ -184,12 +184,32 @@ export async function collectSamples(sim: Simulator, samples: OperationSamples):
 	return items;
 }
 
-/** The trigger's items for the spec's callbacks: every kind, success, failure and progress. */
-export async function triggerSamples(): Promise<IDataObject[]> {
-	const bodies = [imageSuccess(), imageFailure(), videoSuccess(), videoProcessing(), musicComplete()];
+/**
+ * The trigger's items for the spec's callbacks: every kind, success, failure and progress, without a
+ * credential, and a final video callback confirmed with the gateway (the default once a credential is
+ * selected), which adds the gateway's own `video` object.
+ */
+export async function triggerSamples(sim: Simulator): Promise<IDataObject[]> {
+	const created = await runGateway(sim, video, {
+		operation: 'createUnified',
+		model: 'vidmodel',
+		prompt: 'A task whose callback the trigger confirms',
+		aspectRatio: '16:9',
+		completion: 'poll',
+		...POLL_FAST,
+	});
+	if (created.error) throw new Error(`creating a task to confirm failed: ${created.error.message}`);
+	const confirmed = { ...videoSuccess(), id: String(created.items[0].json.taskId) };
+	const calls: Array<{ body: IDataObject; options: WebhookOptions }> = [
+		...[imageSuccess(), imageFailure(), videoSuccess(), videoProcessing(), musicComplete()].map((body) => ({
+			body: body as IDataObject,
+			options: { parameters: { finalOnly: false } },
+		})),
+		{ body: confirmed, options: { parameters: { finalOnly: false }, gateway: { baseUrl: sim.url, apiKey: API_KEY } } },
+	];
 	const items: IDataObject[] = [];
-	for (const body of bodies) {
-		const call = await callWebhook({ body }, { parameters: { finalOnly: false } });
+	for (const { body, options } of calls) {
+		const call = await callWebhook({ body }, options);
 		const json = call.result.workflowData?.[0]?.[0]?.json;
 		if (!json) throw new Error(`the trigger started nothing for a ${String(body.status)} callback: ${JSON.stringify(call.res.body)}`);
 		items.push(json);

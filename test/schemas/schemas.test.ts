@@ -86,7 +86,7 @@ describe('shipped output schemas match what the operations output', () => {
 		const trigger = new MediaGatewayTrigger();
 		const file = schemaFile('MediaGatewayTrigger', trigger, undefined);
 		written.add(file);
-		checkSchemaFile(file, schemaOfItems(await triggerSamples(), 'MediaGatewayTrigger output'));
+		checkSchemaFile(file, schemaOfItems(await triggerSamples(sim), 'MediaGatewayTrigger output'));
 	});
 
 	test('every operation of every node has a schema, and no file is left over', () => {
