@@ -220,6 +220,10 @@ afterAll(async () => {
 }, 60000);
 
 describe('Media Gateway Trigger in a real n8n', () => {
+	// Tests of what only n8n 2.x offers (README, compatibility): the database copy of the duplicate memory,
+	// and at-least-once delivery (1.123 answers before it starts the execution, and does not run the
+	// workflow.preExecute hook the start-failure injection uses).
+	const onN8n2 = N8nHost.DEFAULT_LINE === '2.x' ? test : test.skip;
 	test('each final callback starts exactly one execution with the normalised item, on the right branch', async () => {
 		const image = imageCallback('img-e2e-success');
 		const imageFailed = imageCallback('img-e2e-failure', {
@@ -439,7 +443,7 @@ describe('Media Gateway Trigger in a real n8n', () => {
 		expect(list).toHaveLength(withoutBarriers(before).length + 1);
 	});
 
-	test('at-least-once: when n8n fails to start the execution, the gateway gets an error, and its retry starts it once', async () => {
+	onN8n2('at-least-once: when n8n fails to start the execution, the gateway gets an error, and its retry starts it once', async () => {
 		const before = await triggerExecutions();
 		const body = imageCallback('img-e2e-start-failed');
 		failNextStarts(1);
@@ -458,7 +462,7 @@ describe('Media Gateway Trigger in a real n8n', () => {
 		expect(list).toHaveLength(withoutBarriers(before).length + 1);
 	});
 
-	test('at-least-once: a start failure leaves nothing behind: no execution, no remembered key', async () => {
+	onN8n2('at-least-once: a start failure leaves nothing behind: no execution, no remembered key', async () => {
 		const storedKeys = async () => {
 			const [row] = await host.query('SELECT "staticData" FROM workflow_entity WHERE id = ?', [TRIGGER_WF]);
 			const data = typeof row.staticData === 'string' ? JSON.parse(row.staticData) : row.staticData;
@@ -597,7 +601,6 @@ describe('Media Gateway Trigger in a real n8n', () => {
 
 	// n8n 1.123 never writes the trigger's static data to its database (no key after seconds, no error
 	// logged), so only the in-process duplicate memory works there (README, compatibility).
-	const onN8n2 = N8nHost.DEFAULT_LINE === '2.x' ? test : test.skip;
 	onN8n2('an accepted callback is remembered in the database (static data), not only in this process', async () => {
 		const storedKeys = async () => {
 			const [row] = await host.query('SELECT "staticData" FROM workflow_entity WHERE id = ?', [TRIGGER_WF]);
