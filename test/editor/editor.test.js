@@ -205,6 +205,25 @@ afterAll(async () => {
 	if (stack) await stack.stop();
 });
 
+
+/** Creates a video task on the simulator and waits until the gateway reports it completed; returns its id. */
+async function finishedSimulatorTask() {
+	const headers = { authorization: `Bearer ${stack.apiKey}`, 'content-type': 'application/json' };
+	const created = await fetch(`${stack.sim.url}/v1/videos`, {
+		method: 'POST',
+		headers,
+		body: JSON.stringify({ model: 'vidmodel', prompt: 'A test event for the trigger', size: '1280x720', duration: 5 }),
+	});
+	expect(created.status).toBe(200);
+	const { id } = await created.json();
+	for (const deadline = Date.now() + 60_000; ; ) {
+		const task = await (await fetch(`${stack.sim.url}/v1/videos/${id}`, { headers })).json();
+		if (task.status === 'completed') return id;
+		if (Date.now() > deadline) throw new Error(`simulator task ${id} did not complete within 60 s`);
+		await new Promise((resolve) => setTimeout(resolve, 100));
+	}
+}
+
 describe('the Media Gateway nodes in n8n\'s editor', () => {
 	browserTest('the node creator finds all five nodes by "Media Gateway", with their icons loaded', async () => {
 		await page.goto('/workflow/new');
@@ -467,7 +486,9 @@ describe('the Media Gateway nodes in n8n\'s editor', () => {
 			expect(testUrl.startsWith(stack.host.url)).toBe(true);
 			await page.getByTestId('trigger-execute-button').click();
 			await page.getByTestId('trigger-listening').waitFor();
-			const taskId = 'vid-editor-test-1';
+			// A real, finished task: with the credential the editor selected, the trigger confirms final video
+			// callbacks with the gateway and refuses one for a task the gateway does not have.
+			const taskId = await finishedSimulatorTask();
 			const answer = await fetch(testUrl, {
 				method: 'POST',
 				headers: { 'content-type': 'application/json' },
