@@ -698,7 +698,10 @@ describe('Media Gateway Trigger in a real n8n', () => {
 				])();
 			},
 		];
-		const NOT_JSON = ['application/x-www-form-urlencoded', 'text/plain', 'text/plain; charset=utf-8', 'application/xml', 'application/octet-stream', 'text/html'];
+		// No application/xml here: n8n 2.41's own XML body parser, which runs before any node code, left some of
+		// these generated bodies without an answer (seen with a 30 s deadline per request). The XML case in
+		// "malformed bodies" above still checks that an XML body starts nothing.
+		const NOT_JSON = ['application/x-www-form-urlencoded', 'text/plain', 'text/plain; charset=utf-8', 'application/octet-stream', 'text/html'];
 		const cases = [];
 		for (let i = 0; i < 300; i++) {
 			const roll = random();
