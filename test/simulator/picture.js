@@ -1,4 +1,7 @@
 'use strict';
+
+// The project's one seeded PRNG (mulberry32), shared with the tests' load helpers.
+const { prng: random } = require('../fixtures/load');
 /**
  * Pictures a person can look at, drawn in plain Node: a landscape whose colours come from the prompt
  * and whose sun, hills and stars come from the seed, with the prompt written across the bottom in a
@@ -70,17 +73,6 @@ function hash(text) {
 	return h;
 }
 
-/** A small deterministic PRNG (mulberry32). */
-function random(seed) {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
 
 function hsl(h, s, l) {
 	const a = s * Math.min(l, 1 - l);
