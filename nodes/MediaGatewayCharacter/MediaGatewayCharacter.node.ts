@@ -8,12 +8,12 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { binaryFieldAsDataUri } from '../shared/binary';
-import { optionsCollection } from '../shared/options';
-import { routeItems } from '../shared/router';
-import { characterCreateSchema } from '../shared/schemas';
-import { gatewayRequest } from '../shared/transport';
-import { compact, stringParameter, validateBody } from '../shared/validation';
+import { binaryFieldAsDataUri } from '../shared/parameters/imageInput';
+import { optionsCollection } from '../shared/parameters/options';
+import { routeItems } from '../shared/execution/itemRunner';
+import { characterCreateSchema } from '../shared/gateway/schemas';
+import { gatewayRequest } from '../shared/transport/request';
+import { compact, stringParameter, validateBody } from '../shared/gateway/validation';
 
 const show = { operation: ['create'] };
 

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { routeItems } from '../shared/router';
+import { routeItems } from '../shared/execution/itemRunner';
 import { operations, properties } from './actions';
 
 export class MediaGatewayImage implements INodeType {

@@ -9,9 +9,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { callbackWaitWebhook, callbackWaitWebhookMethods, callbackWaitWebhooks } from '../shared/callbackWait';
-import { videoCreateSchema } from '../shared/schemas';
-import { stringParameter } from '../shared/validation';
+import { callbackWaitWebhook, callbackWaitWebhookMethods, callbackWaitWebhooks } from '../shared/videoTask/callbackWait';
+import { videoCreateSchema } from '../shared/gateway/schemas';
+import { stringParameter } from '../shared/gateway/validation';
 import {
 	callbackUrlProperty,
 	completionProperties,
@@ -20,7 +20,7 @@ import {
 	readCallbackUrl,
 	type VideoRequest,
 	videoCreateExecutor,
-} from '../shared/videoCompletion';
+} from '../shared/videoTask/completion';
 import { readScenes, sceneProperties } from './scenes';
 
 const operations = ['create'];

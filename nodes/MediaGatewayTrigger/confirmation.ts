@@ -7,10 +7,10 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import type { CallbackItem } from '../shared/callbacks';
-import { isFinalState, normaliseStatus } from '../shared/status';
-import { failureReason, fetchVideoTask } from '../shared/tasks';
-import type { VideoTask } from '../shared/tasks';
+import type { CallbackItem } from '../shared/gateway/callbacks';
+import { isFinalState, normaliseStatus } from '../shared/gateway/status';
+import { failureReason, fetchVideoTask } from '../shared/videoTask/task';
+import type { VideoTask } from '../shared/videoTask/task';
 
 /**
  * How long the confirmation may take (exported as an object so tests can shorten it). The gateway wants its 200 within 5 s, and after the

@@ -8,8 +8,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { callbackWaitWebhook, callbackWaitWebhookMethods, callbackWaitWebhooks } from '../shared/callbackWait';
-import { executeVideoNode } from '../shared/videoCompletion';
+import { callbackWaitWebhook, callbackWaitWebhookMethods, callbackWaitWebhooks } from '../shared/videoTask/callbackWait';
+import { executeVideoNode } from '../shared/videoTask/completion';
 import { operations, properties, requestBuilders } from './actions';
 
 export class MediaGatewayVideo implements INodeType {

@@ -4,7 +4,7 @@
  */
 import { MediaGatewayApi } from '../../credentials/MediaGatewayApi.credentials';
 import { MediaGatewayImage } from '../../nodes/MediaGatewayImage/MediaGatewayImage.node';
-import { retryPolicy } from '../../nodes/shared/transport';
+import { retryPolicy } from '../../nodes/shared/transport/request';
 import { runNode, type RunNodeOptions } from '../harness/runNode';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports

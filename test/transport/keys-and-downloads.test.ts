@@ -8,7 +8,7 @@ import type { INodeParameters } from 'n8n-workflow';
 import { MediaGatewayApi } from '../../credentials/MediaGatewayApi.credentials';
 import { MediaGatewayImage } from '../../nodes/MediaGatewayImage/MediaGatewayImage.node';
 import { MediaGatewayVideo } from '../../nodes/MediaGatewayVideo/MediaGatewayVideo.node';
-import { retryPolicy } from '../../nodes/shared/transport';
+import { retryPolicy } from '../../nodes/shared/transport/request';
 import { runNode, type RunNodeOptions } from '../harness/runNode';
 import { json, type Origin, redirect, startOrigin } from './origins';
 

@@ -6,7 +6,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { confirmPolicy } from '../../nodes/MediaGatewayTrigger/confirmation';
-import { retryPolicy } from '../../nodes/shared/transport';
+import { retryPolicy } from '../../nodes/shared/transport/request';
 import { answerLikeN8n, callWebhook, trigger, webhookContext } from './fakes';
 import type { FakeGateway, FakeRequest, WebhookOptions } from './fakes';
 import { imageSuccess, musicComplete } from './samples';

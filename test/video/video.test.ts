@@ -6,7 +6,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { MediaGatewayVideo } from '../../nodes/MediaGatewayVideo/MediaGatewayVideo.node';
-import { retryPolicy } from '../../nodes/shared/transport';
+import { retryPolicy } from '../../nodes/shared/transport/request';
 import {
 	API_KEY,
 	PNG_BASE64,

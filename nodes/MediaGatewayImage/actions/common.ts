@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import type { ZodType, ZodTypeDef } from 'zod/v3';
 
-import { imageResultItems } from '../../shared/imageResults';
-import { gatewayRequest } from '../../shared/transport';
-import { compact, type FieldLabels, validateBody } from '../../shared/validation';
+import { imageResultItems } from './results';
+import { gatewayRequest } from '../../shared/transport/request';
+import { compact, type FieldLabels, validateBody } from '../../shared/gateway/validation';
 
 /** Body field → parameter name in the panel, so a validation error names the box to fix. */
 export const IMAGE_FIELD_LABELS: FieldLabels = {

@@ -1,13 +1,13 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { downloadOptions, optionsCollection } from '../../shared/options';
+import { downloadOptions, optionsCollection } from '../../shared/parameters/options';
 import {
 	IMAGE_STYLE_TYPES,
 	MAGIC_PROMPT_OPTIONS,
 	RENDERING_SPEEDS,
 	imageGenerateSchema,
-} from '../../shared/schemas';
-import { stringParameter } from '../../shared/validation';
+} from '../../shared/gateway/schemas';
+import { stringParameter } from '../../shared/gateway/validation';
 import { promptProperty, sendImageRequest } from './common';
 
 const show = { operation: ['generate'] };

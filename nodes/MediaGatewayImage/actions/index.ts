@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { OperationExecutor } from '../../shared/router';
+import type { OperationExecutor } from '../../shared/execution/itemRunner';
 import * as edit from './edit.operation';
 import * as generate from './generate.operation';
 import * as reframe from './reframe.operation';

@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { imageInputProperties, readImageInput } from '../../shared/binary';
-import { downloadOptions, optionsCollection } from '../../shared/options';
-import { imageReframeSchema } from '../../shared/schemas';
-import { stringParameter } from '../../shared/validation';
+import { imageInputProperties, readImageInput } from '../../shared/parameters/imageInput';
+import { downloadOptions, optionsCollection } from '../../shared/parameters/options';
+import { imageReframeSchema } from '../../shared/gateway/schemas';
+import { stringParameter } from '../../shared/gateway/validation';
 import { sendImageRequest } from './common';
 
 const show = { operation: ['reframe'] };

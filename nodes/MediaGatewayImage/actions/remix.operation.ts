@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { imageInputProperties, readImageInput } from '../../shared/binary';
-import { downloadOptions, optionsCollection } from '../../shared/options';
-import { imageRemixSchema } from '../../shared/schemas';
-import { numberParameter, stringParameter } from '../../shared/validation';
+import { imageInputProperties, readImageInput } from '../../shared/parameters/imageInput';
+import { downloadOptions, optionsCollection } from '../../shared/parameters/options';
+import { imageRemixSchema } from '../../shared/gateway/schemas';
+import { numberParameter, stringParameter } from '../../shared/gateway/validation';
 import { promptProperty, sendImageRequest } from './common';
 
 const show = { operation: ['remix'] };

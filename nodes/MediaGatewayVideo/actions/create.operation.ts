@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { imageInputProperties, readImageInput } from '../../shared/binary';
-import { videoCreateSchema } from '../../shared/schemas';
-import { numberParameter, stringParameter } from '../../shared/validation';
+import { imageInputProperties, readImageInput } from '../../shared/parameters/imageInput';
+import { videoCreateSchema } from '../../shared/gateway/schemas';
+import { numberParameter, stringParameter } from '../../shared/gateway/validation';
 import {
 	callbackUrlProperty,
 	completionProperties,
@@ -11,7 +11,7 @@ import {
 	type VideoRequest,
 	videoCreateExecutor,
 	videoPromptProperty,
-} from '../../shared/videoCompletion';
+} from '../../shared/videoTask/completion';
 
 const operations = ['create'];
 const show = { operation: operations };

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { videoUnifiedCreateSchema } from '../../shared/schemas';
-import { stringParameter } from '../../shared/validation';
+import { videoUnifiedCreateSchema } from '../../shared/gateway/schemas';
+import { stringParameter } from '../../shared/gateway/validation';
 import {
 	callbackUrlProperty,
 	completionProperties,
@@ -10,7 +10,7 @@ import {
 	type VideoRequest,
 	videoCreateExecutor,
 	videoPromptProperty,
-} from '../../shared/videoCompletion';
+} from '../../shared/videoTask/completion';
 
 const operations = ['createUnified'];
 const show = { operation: operations };

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { assertTaskId, fetchVideoTask, videoTaskJson } from '../../shared/tasks';
-import { optionsCollection } from '../../shared/options';
+import { assertTaskId, fetchVideoTask, videoTaskJson } from '../../shared/videoTask/task';
+import { optionsCollection } from '../../shared/parameters/options';
 import { taskIdProperty } from './taskId';
 
 export const properties: INodeProperties[] = [taskIdProperty('get'), optionsCollection('get', [])];

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { OperationExecutor } from '../../shared/router';
-import type { VideoRequestBuilder } from '../../shared/videoCompletion';
+import type { OperationExecutor } from '../../shared/execution/itemRunner';
+import type { VideoRequestBuilder } from '../../shared/videoTask/completion';
 import * as create from './create.operation';
 import * as createUnified from './createUnified.operation';
 import * as get from './get.operation';

@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { downloadOptions, optionsCollection } from '../../shared/options';
-import type { ItemRun } from '../../shared/router';
-import { assertTaskId, finishedVideoItem, resultOptions, waitForVideoTask } from '../../shared/tasks';
-import { pollSettingsProperties, readPollSettings } from '../../shared/videoCompletion';
+import { downloadOptions, optionsCollection } from '../../shared/parameters/options';
+import type { ItemRun } from '../../shared/execution/itemRunner';
+import { assertTaskId, finishedVideoItem, resultOptions, waitForVideoTask } from '../../shared/videoTask/task';
+import { pollSettingsProperties, readPollSettings } from '../../shared/videoTask/completion';
 import { taskIdProperty } from './taskId';
 
 export const properties: INodeProperties[] = [

@@ -5,11 +5,11 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { downloadToBinary } from './binary';
-import type { ItemRun } from './router';
-import { cancellableSleep } from './sleep';
-import { isFinalState, normaliseStatus, type TaskState } from './status';
-import { type GatewayContext, gatewayMessage, gatewayRequest } from './transport';
+import { downloadToBinary } from '../transport/download';
+import type { ItemRun } from '../execution/itemRunner';
+import { cancellableSleep } from '../execution/cancellation';
+import { isFinalState, normaliseStatus, type TaskState } from '../gateway/status';
+import { type GatewayContext, gatewayMessage, gatewayRequest } from '../transport/request';
 
 export interface VideoTask extends IDataObject {
 	id?: string;

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties, IWebhookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { concurrencyOption } from './router';
+import { concurrencyOption } from '../execution/itemRunner';
 
 type DownloadNoun = 'Image' | 'Video';
 

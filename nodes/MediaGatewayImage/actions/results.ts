@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { downloadToBinary } from './binary';
+import { downloadToBinary } from '../../shared/transport/download';
 
 interface GatewayImage {
 	url?: string;

@@ -7,9 +7,9 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { ZodType, ZodTypeDef } from 'zod/v3';
 
 import { callbackModeNotice, startCallbackWait, waitLimitProperty } from './callbackWait';
-import { downloadOptions, optionsCollection } from './options';
-import { type ItemRun, type OperationExecutor, routeItems } from './router';
-import { VIDEO_MODELS } from './schemas';
+import { downloadOptions, optionsCollection } from '../parameters/options';
+import { type ItemRun, type OperationExecutor, routeItems } from '../execution/itemRunner';
+import { VIDEO_MODELS } from '../gateway/schemas';
 import {
 	assertTaskId,
 	finishedVideoItem,
@@ -18,9 +18,9 @@ import {
 	type VideoTask,
 	videoTaskJson,
 	waitForVideoTask,
-} from './tasks';
-import { gatewayRequest } from './transport';
-import { compact, type FieldLabels, numberParameter, stringParameter, validateBody } from './validation';
+} from './task';
+import { gatewayRequest } from '../transport/request';
+import { compact, type FieldLabels, numberParameter, stringParameter, validateBody } from '../gateway/validation';
 
 export type CompletionMode = 'returnTask' | 'poll' | 'callback';
 

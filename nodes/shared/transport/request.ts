@@ -14,7 +14,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, type GatewayCredentials, readGatewayCredentials } from './credentials';
 import { redactSecrets } from './redact';
-import { cancellableSleep, throwIfCancelled } from './sleep';
+import { cancellableSleep, throwIfCancelled } from '../execution/cancellation';
 
 export type GatewayContext = IExecuteFunctions | IWebhookFunctions;
 
