@@ -6,19 +6,12 @@ import type { IBinaryData, IExecuteFunctions, IN8nHttpFullResponse, IWebhookFunc
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { isHttpUrl } from '../gateway/schemas';
-import { type DownloadLimits, readDownloadLimits } from '../parameters/options';
 import { readGatewayCredentials } from './credentials';
 import { redactSecrets } from './redact';
-import {
-	destroyOnAbort,
-	formatBytes,
-	redirectError,
-	RedirectRefusedError,
-	retryPolicy,
-	sendFollowingRedirects,
-	ssrfBlock,
-	ssrfError,
-} from './request';
+import { destroyOnAbort, formatBytes } from './body';
+import { redirectError, ssrfBlock, ssrfError } from './errors';
+import { RedirectRefusedError, sendFollowingRedirects } from './redirects';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry';
 
 /** What a result file may be, recognised by its first bytes, not by what the server claims. */
 interface FileKind {
@@ -101,6 +94,17 @@ export interface DownloadOptions {
 	defaultMimeType: string;
 	/** The kind of file this operation produces; anything else is refused. */
 	expectedPrefix: 'image/' | 'video/' | 'audio/';
+	/** Size and time limits of this download, as the caller read them from its options. */
+	limits: DownloadLimits;
+	/** Its request timeout caps the idle time of each hop (default: the default policy's). */
+	retry?: RetryPolicy;
+}
+
+export interface DownloadLimits {
+	maxMb: number;
+	maxBytes: number;
+	timeSeconds: number;
+	timeMs: number;
 }
 
 /** A response body stream as n8n's helper returns it with `encoding: 'stream'` (a Node.js Readable). */
@@ -303,7 +307,8 @@ export async function downloadToBinary(
 			description: `Got "${String(url).slice(0, 200)}". Turn off the download option to keep the raw result.`,
 		});
 	}
-	const limits = readDownloadLimits(ctx, itemIndex, options.expectedPrefix === 'video/' ? 'video' : 'image');
+	const { limits } = options;
+	const retry = options.retry ?? DEFAULT_RETRY_POLICY;
 	const credentials = await readGatewayCredentials(ctx, itemIndex);
 	const download = new Download(ctx, url, options, limits, credentials.apiKey);
 	let response: IN8nHttpFullResponse;
@@ -316,7 +321,7 @@ export async function downloadToBinary(
 				url,
 				encoding: 'stream',
 				// An idle limit per hop; the whole download is bounded by the time limit.
-				timeout: Math.min(retryPolicy.requestTimeoutMs, limits.timeMs),
+				timeout: Math.min(retry.requestTimeoutMs, limits.timeMs),
 				abortSignal: download.cancel ? AbortSignal.any([download.cancel, download.timeLimit]) : download.timeLimit,
 			},
 			{ crossOrigin: 'followWithoutKey' },

@@ -57,7 +57,7 @@ import {
 	videoTaskJson,
 } from './task';
 import type { GatewayContext } from '../transport/request';
-import { numberParameter } from '../gateway/validation';
+import { numberParameter } from '../parameters/read';
 
 export const DEFAULT_WAIT_LIMIT_MINUTES = 60;
 /** A render that has not finished in a day will not; a longer wait only keeps a dead execution. */
