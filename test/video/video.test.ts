@@ -16,11 +16,11 @@ import {
 	mp4Bytes,
 	posts,
 	runGateway,
-	sleepMs,
 	startSim,
 	taskGets,
 	type RunOptions,
 	type Simulator,
+	waitUntil,
 } from './helpers';
 
 /** Every standard task of the main simulator finishes this long after creation (pro: twice). */
@@ -290,11 +290,13 @@ describe('Wait Until Done: polling', () => {
 	test('cancellation stops waiting promptly', async () => {
 		const abort = new AbortController();
 		let abortedAt = 0;
+		let pollsAtAbort = 0;
 		// Cancel once the task has been polled, i.e. while the node is waiting (not after a guessed delay).
 		const watcher = setInterval(() => {
 			if (taskGets(sim).length > 0) {
 				clearInterval(watcher);
 				abortedAt = Date.now();
+				pollsAtAbort = taskGets(sim).length;
 				abort.abort();
 			}
 		}, 10);
@@ -308,11 +310,28 @@ describe('Wait Until Done: polling', () => {
 		expect(result.stoppedAfterCancel).toBe(true);
 		expect(result.executionStatus).toBe('canceled');
 		expect(returnedAt - abortedAt).toBeLessThan(1000);
-		// Nothing polls the task after the cancel has been noticed.
-		const pollsAtReturn = taskGets(sim).length;
-		await sleepMs(500);
-		expect(taskGets(sim).length).toBe(pollsAtReturn);
-		expect(taskGets(sim).every((r) => r.at <= abortedAt + 500)).toBe(true);
+		// Nothing polls the task after the cancel has been noticed: at most the one poll already on its way.
+		const [task] = [...sim.tasks.values()];
+		const pollsAtReturn = taskGets(sim, task.id).length;
+		expect(pollsAtReturn).toBeLessThanOrEqual(pollsAtAbort + 1);
+		// Proof that nothing polls later either, without watching the clock for a while: a poll still scheduled
+		// by the cancelled run would be due one poll interval (0.2 s) after its timer was set, i.e. before the
+		// run returned. A second node, polling another task at the same interval through the same code, sets its
+		// timers after that, so Node.js fires them later; by the time its third poll has reached the simulator,
+		// every poll the cancelled run could still have scheduled would have reached it too.
+		// Its task stays `processing` however slow the machine is, so it polls until this test stops it.
+		const clockTaskId = 'vid_clock';
+		sim.inject({ method: 'GET', path: `/v1/videos/${clockTaskId}`, status: 200, body: { id: clockTaskId, status: 'processing' }, times: 1000 });
+		const clock = new AbortController();
+		const clockRun = video(
+			{ operation: 'wait', taskId: clockTaskId, pollIntervalSeconds: 0.2, waitTimeoutMinutes: 1 },
+			{ abortSignal: clock.signal },
+		);
+		await waitUntil(() => taskGets(sim, clockTaskId).length >= 3, `three polls of the second task ${clockTaskId}`);
+		clock.abort();
+		expect((await clockRun).cancelled).toBe(true);
+		expect(taskGets(sim, task.id)).toHaveLength(pollsAtReturn);
+		expect(taskGets(sim, task.id).every((r) => r.at <= returnedAt)).toBe(true);
 	});
 
 	test('cancellation with Concurrency 1 and several waiting items stops them all promptly', async () => {
@@ -406,7 +425,8 @@ describe('Get Task and Wait for Task', () => {
 		expect(early.items[0].json).toMatchObject({ id: taskId, taskId, status: 'processing', state: 'running' });
 		expect(taskGets(sim, taskId)).toHaveLength(1);
 
-		await sleepMs(COMPLETE_MS + 50);
+		// Once the simulator has finished the task (its own clock), not after a guessed delay.
+		await waitUntil(() => sim.tasks.get(taskId)?.status === 'completed', `the simulator to complete task ${taskId}`);
 		const late = await video({ operation: 'get', taskId: '={{ $json.id }}' }, { input: [{ json: { id: taskId } }] });
 		expect(late.error).toBeUndefined();
 		expect(late.items[0].json).toMatchObject({
