@@ -14,7 +14,9 @@ const PNG_B64 =
 let sim;
 
 beforeAll(async () => {
-	sim = await startSimulator({ apiKey: KEY, videoCompleteAfterMs: 150, callbackTimeScale: 0.01 });
+	// Retries come fast (time scale 0.01), but the answer limit stays the spec's 5 s: at 0.01 it would be 50 ms,
+	// which a receiver on a busy machine misses, turning an answered callback into a timeout and a retry.
+	sim = await startSimulator({ apiKey: KEY, videoCompleteAfterMs: 150, callbackTimeScale: 0.01, callbackAnswerLimitMs: 5000 });
 });
 afterEach(() => sim.reset());
 afterAll(() => sim.close());
