@@ -291,12 +291,17 @@ describe('Wait Until Done: polling', () => {
 		const abort = new AbortController();
 		let abortedAt = 0;
 		let pollsAtAbort = 0;
+		let onItsWay = 0;
 		// Cancel once the task has been polled, i.e. while the node is waiting (not after a guessed delay).
 		const watcher = setInterval(() => {
 			if (taskGets(sim).length > 0) {
 				clearInterval(watcher);
 				abortedAt = Date.now();
 				pollsAtAbort = taskGets(sim).length;
+				// A poll that had set off but not yet reached the simulator at this moment is possible only if the
+				// node had already slept a poll interval (0.2 s) since the last poll the simulator logged: timers
+				// never fire early. Only then may one more poll arrive after the abort.
+				onItsWay = abortedAt - taskGets(sim).at(-1)!.at >= 150 ? 1 : 0;
 				abort.abort();
 			}
 		}, 10);
@@ -310,15 +315,13 @@ describe('Wait Until Done: polling', () => {
 		expect(result.stoppedAfterCancel).toBe(true);
 		expect(result.executionStatus).toBe('canceled');
 		expect(returnedAt - abortedAt).toBeLessThan(1000);
-		// Nothing polls the task after the cancel has been noticed: at most the one poll already on its way.
+		// Nothing polls the task after the cancel (only a poll already on its way may still arrive), and nothing
+		// later either. Proof without watching the clock for a while: a poll still scheduled by the cancelled
+		// run would be due one poll interval (0.2 s) after its timer was set, i.e. before the run returned. A
+		// second node, polling another task at the same interval through the same code, sets its timers after
+		// that, so Node.js fires them later; by the time its third poll has reached the simulator, every poll
+		// the cancelled run could still have scheduled would have reached it too.
 		const [task] = [...sim.tasks.values()];
-		const pollsAtReturn = taskGets(sim, task.id).length;
-		expect(pollsAtReturn).toBeLessThanOrEqual(pollsAtAbort + 1);
-		// Proof that nothing polls later either, without watching the clock for a while: a poll still scheduled
-		// by the cancelled run would be due one poll interval (0.2 s) after its timer was set, i.e. before the
-		// run returned. A second node, polling another task at the same interval through the same code, sets its
-		// timers after that, so Node.js fires them later; by the time its third poll has reached the simulator,
-		// every poll the cancelled run could still have scheduled would have reached it too.
 		// Its task stays `processing` however slow the machine is, so it polls until this test stops it.
 		const clockTaskId = 'vid_clock';
 		sim.inject({ method: 'GET', path: `/v1/videos/${clockTaskId}`, status: 200, body: { id: clockTaskId, status: 'processing' }, times: 1000 });
@@ -330,8 +333,7 @@ describe('Wait Until Done: polling', () => {
 		await waitUntil(() => taskGets(sim, clockTaskId).length >= 3, `three polls of the second task ${clockTaskId}`);
 		clock.abort();
 		expect((await clockRun).cancelled).toBe(true);
-		expect(taskGets(sim, task.id)).toHaveLength(pollsAtReturn);
-		expect(taskGets(sim, task.id).every((r) => r.at <= returnedAt)).toBe(true);
+		expect(taskGets(sim, task.id).length).toBeLessThanOrEqual(pollsAtAbort + onItsWay);
 	});
 
 	test('cancellation with Concurrency 1 and several waiting items stops them all promptly', async () => {
