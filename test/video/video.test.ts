@@ -396,16 +396,26 @@ describe('Wait Until Done: polling', () => {
 	});
 
 	test('output order equals input order although tasks finish in another order; pairedItem on every item', async () => {
-		// The first item is pro (twice as slow), so it finishes last.
+		// The first item is pro and slow (6 s), and the test ends its task only once the simulator has finished
+		// the other two: it finishes last however late a busy machine fires the simulator's timers.
 		const input = [
-			{ json: { prompt: 'first scene', model: 'vidmodel-pro' } },
+			{ json: { prompt: 'first scene [slow]', model: 'vidmodel-pro' } },
 			{ json: { prompt: 'second scene', model: 'vidmodel' } },
 			{ json: { prompt: 'third scene', model: 'vidmodel' } },
 		];
+		const othersDone = () => {
+			const all = [...sim.tasks.values()];
+			return all.length === 3 && all.every((t) => t.prompt === input[0].json.prompt || t.status === 'completed');
+		};
+		const releaseFirst = waitUntil(othersDone, 'the second and third tasks to complete').then(() => {
+			const first = [...sim.tasks.values()].find((t) => t.prompt === input[0].json.prompt)!;
+			first.completeAt = Date.now(); // its moment has come: the next poll finds it completed
+		});
 		const result = await video(
 			createParams({ completion: 'poll', prompt: '={{ $json.prompt }}', model: '={{ $json.model }}' }),
 			{ input },
 		);
+		await releaseFirst;
 
 		expect(result.error).toBeUndefined();
 		const tasks = [...sim.tasks.values()];
@@ -413,7 +423,7 @@ describe('Wait Until Done: polling', () => {
 		expect(result.items.map((i) => i.json.taskId)).toEqual(input.map((i) => byPrompt.get(i.json.prompt)!.id));
 		expect(result.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		// Proof the order was restored, not merely kept: the first task completed last.
-		const first = byPrompt.get('first scene')!;
+		const first = byPrompt.get(input[0].json.prompt)!;
 		expect(tasks.every((t) => t === first || t.updatedAt <= first.updatedAt)).toBe(true);
 	});
 });
