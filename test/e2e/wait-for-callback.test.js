@@ -52,8 +52,38 @@ const shortLimitVariant = variant(
 	{ mediaGatewayApi: { id: 'mediaGatewaySlow', name: 'Media Gateway (slow)' } },
 );
 
-function sleep(ms) {
-	return new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * A Webhook-only workflow. An execution of it, started after some requests were answered and finished in
+ * n8n's records, is a barrier: whatever those requests made n8n start went through n8n's (serialised)
+ * database before it, so "nothing else started" is checked after an event, not after a guessed pause.
+ */
+const marker = {
+	id: 'mgWaitE2eMarker',
+	name: 'Wait e2e marker',
+	active: false,
+	settings: { executionOrder: 'v1' },
+	pinData: {},
+	connections: {},
+	nodes: [
+		{
+			id: '5e1d7c2a-9b4f-4c3e-8a6d-2f1b0c9d8e71',
+			name: 'Webhook',
+			type: 'n8n-nodes-base.webhook',
+			typeVersion: 2,
+			position: [0, 0],
+			webhookId: '5e1d7c2a-9b4f-4c3e-8a6d-2f1b0c9d8e72',
+			parameters: { httpMethod: 'POST', path: 'wait-e2e-marker', responseMode: 'onReceived', options: {} },
+		},
+	],
+};
+
+/** Polls something this process can see (the simulator's records) until it holds; fails naming it. */
+async function until(check, what, timeoutMs = 60000) {
+	const deadline = Date.now() + timeoutMs;
+	while (!check()) {
+		if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms for ${what}; it did not happen`);
+		await new Promise((resolve) => setTimeout(resolve, 20));
+	}
 }
 
 let host;
@@ -66,6 +96,18 @@ let shortRun;
 let executionById;
 let startRun;
 let waitForStatus;
+
+/** Runs the marker workflow and waits until n8n has finished that execution. */
+async function barrier() {
+	const { executionId } = await startRun(marker, { barrier: true });
+	const { execution } = await waitForStatus(marker.id, executionId, ['success', 'error']);
+	expect(execution.status).toBe('success');
+}
+
+/** The ids of all executions except the marker's. */
+async function executionIds() {
+	return (await host.executions()).filter((e) => e.workflowId !== marker.id).map((e) => e.id);
+}
 
 /** The simulator's record of the task this execution created; its notifyHook is the resume URL. */
 function taskOf(simulator, executionId) {
@@ -108,8 +150,8 @@ beforeAll(async () => {
 		{ id: 'mediaGatewayDemo', name: 'Media Gateway (demo)', type: 'mediaGatewayApi', data: { apiKey: API_KEY, baseUrl: sim.url } },
 		{ id: 'mediaGatewaySlow', name: 'Media Gateway (slow)', type: 'mediaGatewayApi', data: { apiKey: API_KEY, baseUrl: slowSim.url } },
 	]);
-	await host.importWorkflows([example, downloadVariant, shortLimitVariant]);
-	await host.publish([WAIT_WF, downloadVariant.id, shortLimitVariant.id]);
+	await host.importWorkflows([example, downloadVariant, shortLimitVariant, marker]);
+	await host.publish([WAIT_WF, downloadVariant.id, shortLimitVariant.id, marker.id]);
 	await host.start();
 	shortRun = await startRun(shortLimitVariant, { prompt: 'A paper boat, wait limit e2e' });
 	shortRun.parked = await waitForStatus(shortLimitVariant.id, shortRun.executionId, ['waiting', 'success', 'error']);
@@ -174,12 +216,12 @@ describe('Video → Create with Completion "Wait for Callback" in a real n8n', (
 		);
 
 		// The same final callback again, after the resume: n8n refuses it, nothing new runs.
-		const before = (await host.executions()).map((e) => e.id);
+		const before = await executionIds();
 		const duplicate = await postJson(task.notifyHook, finals[0].payload);
 		expect(duplicate.status).toBe(409);
 		expect(duplicate.text).toContain('has finished already');
-		await sleep(1500);
-		expect((await host.executions()).map((e) => e.id)).toEqual(before);
+		await barrier();
+		expect(await executionIds()).toEqual(before);
 		expect((await executionById(WAIT_WF, executionId)).status).toBe('success');
 	});
 
@@ -250,10 +292,10 @@ describe('Video → Create with Completion "Wait for Callback" in a real n8n', (
 		const waiting = await waitForStatus(WAIT_WF, executionId, ['waiting', 'success', 'error']);
 		expect(waiting.execution.status).toBe('waiting');
 		const task = taskOf(sim, executionId);
-		const before = (await host.executions()).map((e) => e.id);
+		const before = await executionIds();
 		// The moment the gateway finishes the task (its own callback goes out too), three more copies of
 		// the final callback, carrying a URL the gateway never reported: the gateway's record wins.
-		while (Date.now() < task.completeAt) await sleep(Math.min(200, task.completeAt - Date.now()));
+		await until(() => task.status !== 'processing', `the simulator to finish task ${task.id}`, RENDER_MS + 60000);
 		const final = videoCallback(task.id, 'succeed', {
 			output: { video_url: 'https://forged.example.com/v/simultaneous.mp4', cover_url: '', duration: 5 },
 		});
@@ -263,8 +305,14 @@ describe('Video → Create with Completion "Wait for Callback" in a real n8n', (
 
 		const done = await waitForStatus(WAIT_WF, executionId, ['success', 'error']);
 		expect(done.execution.status).toBe('success');
-		await sleep(1500);
-		const execution = await executionById(WAIT_WF, executionId);
+		// Every delivery has been answered (the three above and the gateway's own final callback), and n8n
+		// has since started and finished another execution: a second resume would show in its records now.
+		await until(
+			() => callbacksOf(sim, task.id).some((e) => e.payload.status === 'succeed'),
+			`the gateway's own final callback for ${task.id} to be answered`,
+		);
+		await barrier();
+		const execution = (await waitForStatus(WAIT_WF, executionId, ['success', 'error'])).execution;
 		expect(execution.status).toBe('success');
 		expect(execution.runData[VIDEO_NODE]).toHaveLength(1);
 		expect(execution.runData[VIDEO_NODE][0].items).toEqual([
@@ -277,7 +325,7 @@ describe('Video → Create with Completion "Wait for Callback" in a real n8n', (
 		expect(execution.runData[SET_NODE][0].items.map((i) => i.json)).toEqual([
 			{ taskId: task.id, state: 'succeeded', videoUrl: task.video.url },
 		]);
-		expect((await host.executions()).map((e) => e.id)).toEqual(before);
+		expect(await executionIds()).toEqual(before);
 	});
 
 	test('a failed task ends the execution as an error carrying the gateway’s reason', async () => {

@@ -3,6 +3,8 @@
  * helpers: authenticated HTTP, binary storage, errors with itemIndex, continueOnFail, expressions
  * and the execution cancel signal.
  */
+import { EventEmitter } from 'node:events';
+
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import type {
 	IAuthenticateGeneric,
@@ -15,6 +17,13 @@ import type {
 	INodeTypeDescription,
 	JsonObject,
 } from 'n8n-workflow';
+
+/**
+ * The moments of the long-running operations, so tests act on them instead of after a guessed delay:
+ * 'polling' (the poll loop has checked the cancel signal and slept once), 'ignoring' (ignoreCancel is running;
+ * its argument ends the operation) and 'ignoreCancelDone' (ignoreCancel is returning its items).
+ */
+export const fixtureEvents = new EventEmitter();
 
 export class HarnessFixtureApi implements ICredentialType {
 	name = 'harnessFixtureApi';
@@ -107,12 +116,17 @@ export class HarnessFixture implements INodeType {
 		if (operation === 'poll') {
 			// Honours the cancel signal the way long-running node code should.
 			const signal = this.getExecutionCancelSignal();
-			while (!signal?.aborted) await sleep(20);
+			while (!signal?.aborted) {
+				await sleep(20);
+				fixtureEvents.emit('polling');
+			}
 			throw new NodeOperationError(this.getNode(), 'Stopped: execution was cancelled');
 		}
 		if (operation === 'ignoreCancel') {
-			// Deliberately ignores the cancel signal, so the harness must report it did not stop.
-			await sleep(800);
+			// Deliberately ignores the cancel signal, so the harness must report it did not stop. It runs
+			// until the test lets it finish (not for a fixed time the harness's grace might outlast on a busy machine).
+			await new Promise<void>((finish) => fixtureEvents.emit('ignoring', finish));
+			fixtureEvents.emit('ignoreCancelDone');
 			return [items];
 		}
 		if (operation === 'throwRaw') {

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { HarnessFixture, HarnessFixtureApi } from './fixtures';
+import { HarnessFixture, HarnessFixtureApi, fixtureEvents } from './fixtures';
 import { runNode } from './runNode';
 import type { RunNodeOptions } from './runNode';
 
@@ -248,7 +248,8 @@ describe('runNode harness', () => {
 
 	test('getExecutionCancelSignal aborts for node code polling it', async () => {
 		const controller = new AbortController();
-		setTimeout(() => controller.abort(), 200);
+		// Cancelled once the node is polling the signal, not after a guessed delay.
+		fixtureEvents.once('polling', () => controller.abort());
 		const result = await fixtureRun({ abortSignal: controller.signal, parameters: { operation: 'poll' } });
 
 		expect(result.cancelled).toBe(true);
@@ -260,7 +261,13 @@ describe('runNode harness', () => {
 
 	test('a node that ignores the cancel signal is reported as not stopped', async () => {
 		const controller = new AbortController();
-		setTimeout(() => controller.abort(), 100);
+		// Cancelled once the node runs; it keeps running until this test lets it finish, so however slow the
+		// machine, it is still running when the harness's grace (200 ms) ends.
+		let finish!: () => void;
+		fixtureEvents.once('ignoring', (release: () => void) => {
+			finish = release;
+			controller.abort();
+		});
 		const result = await fixtureRun({
 			abortSignal: controller.signal,
 			cancelGraceMs: 200,
@@ -271,7 +278,9 @@ describe('runNode harness', () => {
 		expect(result.stoppedAfterCancel).toBe(false);
 		expect(result.executionStatus).toBe('canceled');
 		// Let the ignoring node finish so it does not outlive this test file.
-		await new Promise((resolve) => setTimeout(resolve, 800));
+		const done = new Promise((resolve) => fixtureEvents.once('ignoreCancelDone', resolve));
+		finish();
+		await done;
 	});
 
 	test('the logs of the run are captured', async () => {

@@ -14,7 +14,9 @@ const PNG_B64 =
 let sim;
 
 beforeAll(async () => {
-	sim = await startSimulator({ apiKey: KEY, videoCompleteAfterMs: 150, callbackTimeScale: 0.01 });
+	// Retries come fast (time scale 0.01), but the answer limit stays the spec's 5 s: at 0.01 it would be 50 ms,
+	// which a receiver on a busy machine misses, turning an answered callback into a timeout and a retry.
+	sim = await startSimulator({ apiKey: KEY, videoCompleteAfterMs: 150, callbackTimeScale: 0.01, callbackAnswerLimitMs: 5000 });
 });
 afterEach(() => sim.reset());
 afterAll(() => sim.close());
@@ -41,12 +43,12 @@ async function api(pathname, body, { method = body === undefined ? 'GET' : 'POST
 const delay = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** Polls for an event; the deadline is generous because a busy machine is slow, not wrong. */
-async function waitFor(fn, timeoutMs = 60000) {
+async function waitFor(fn, what, timeoutMs = 60000) {
 	const end = Date.now() + timeoutMs;
 	for (;;) {
 		const v = await fn();
 		if (v) return v;
-		if (Date.now() > end) throw new Error('waitFor timed out');
+		if (Date.now() > end) throw new Error(`waited ${timeoutMs} ms for ${what}; it did not happen`);
 		await delay(20);
 	}
 }
@@ -261,9 +263,27 @@ describe('fault injection and latency', () => {
 		t = Date.now();
 		const r = await api(`${IMG}/generate`, { prompt: 'x' });
 		expect(Date.now() - t).toBeGreaterThanOrEqual(140);
-		t = Date.now();
-		await (await fetch(r.json.data[0].url)).arrayBuffer();
-		expect(Date.now() - t).toBeLessThan(140);
+		// Files are not slowed: with a latency no busy machine comes near, an API request is held while a
+		// download asked for after it has arrived already (an order of events, not a time limit).
+		sim.setLatency(10 * 60_000);
+		const held = new AbortController();
+		let heldAnswered = false;
+		const heldRequest = fetch(`${sim.url}${IMG}/generate`, {
+			method: 'POST',
+			headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+			body: JSON.stringify({ prompt: 'held' }),
+			signal: held.signal,
+		}).then(
+			() => (heldAnswered = true),
+			(e) => (e.name === 'AbortError' ? undefined : (heldAnswered = true)),
+		);
+		await waitFor(() => sim.requests.some((q) => q.body?.prompt === 'held'), 'the held API request to reach the simulator');
+		const file = Buffer.from(await (await fetch(r.json.data[0].url)).arrayBuffer());
+		expect(file.subarray(0, 8)).toEqual(PNG_SIGNATURE);
+		expect(heldAnswered).toBe(false);
+		held.abort();
+		await heldRequest;
+		expect(heldAnswered).toBe(false);
 		sim.setLatency(0);
 	});
 });
@@ -278,7 +298,7 @@ describe('video tasks', () => {
 		const done = await waitFor(async () => {
 			const q = await api(`/v1/videos/${c.json.id}`, undefined);
 			return q.json.status === 'completed' && q.json;
-		});
+		}, `task ${c.json.id} to be completed`);
 		expect(done.video).toEqual({ url: `${sim.url}/files/videos/${c.json.id}.mp4`, duration: 5, width: 720, height: 1280 });
 		const file = await fetch(done.video.url);
 		expect(file.headers.get('content-type')).toBe('video/mp4');
@@ -295,7 +315,7 @@ describe('video tasks', () => {
 		const c = await api('/v1/videos', { model: 'vidmodel', size: '640x480', storyboard: scenes, image_url: PNG_B64 });
 		expect(c.status).toBe(200);
 		expect(sim.tasks.get(c.json.id)).toMatchObject({ storyboard: scenes, size: '640x480', image_url: PNG_B64, endpoint: '/v1/videos' });
-		const done = await waitFor(async () => (await api(`/v1/videos/${c.json.id}`, undefined)).json.video);
+		const done = await waitFor(async () => (await api(`/v1/videos/${c.json.id}`, undefined)).json.video, `the video of task ${c.json.id}`);
 		expect(done).toMatchObject({ duration: 7, width: 640, height: 480 });
 	});
 
@@ -307,20 +327,20 @@ describe('video tasks', () => {
 		const planned = (r) => sim.tasks.get(r.json.id).completeAt - sim.tasks.get(r.json.id).createdAt;
 		expect([planned(std), planned(pro), planned(slow)]).toEqual([150, 300, 1500]);
 		// Status before completion is covered by the lifecycle test; wall-clock checks here raced on busy machines.
-		const stdDone = await waitFor(async () => (await api(`/v1/videos/${std.json.id}`, undefined)).json.video);
+		const stdDone = await waitFor(async () => (await api(`/v1/videos/${std.json.id}`, undefined)).json.video, `the video of task ${std.json.id}`);
 		expect(stdDone.duration).toBe(8);
 		expect(stdDone).toMatchObject({ width: 1280, height: 720 });
 		// Created after the standard task, so it may finish a moment later: wait for it as well.
 		const badDone = await waitFor(async () => {
 			const body = (await api(`/v1/videos/${bad.json.id}`, undefined)).json;
 			return body.status !== 'processing' && body;
-		});
+		}, `task ${bad.json.id} to end`);
 		expect(badDone).toEqual({
 			id: bad.json.id,
 			status: 'failed',
 			error: { message: 'Content policy violation (simulated)' },
 		});
-		await waitFor(async () => (await api(`/v1/videos/${pro.json.id}`, undefined)).json.status === 'completed');
+		await waitFor(async () => (await api(`/v1/videos/${pro.json.id}`, undefined)).json.status === 'completed', `pro task ${pro.json.id} to be completed`);
 		const missing = await api('/v1/videos/vid_doesnotexist', undefined);
 		expect(missing.status).toBe(404);
 		expect(missing.json).toEqual({ error: { message: 'Task not found' } });
@@ -412,7 +432,7 @@ describe('callbacks', () => {
 			// Wait for both final callbacks. On a busy machine an answer can miss the time-scaled limit, so a
 			// callback may arrive twice (the retry): look callbacks up by status, not by position.
 			const final = (id) => rx.received.map((r) => r.body).find((b) => b.id === id && b.status !== 'processing');
-			await waitFor(() => final(ok.json.id) && final(bad.json.id));
+			await waitFor(() => final(ok.json.id) && final(bad.json.id), `the final callbacks of ${ok.json.id} and ${bad.json.id}`);
 			const first = (id) => rx.received.map((r) => r.body).find((b) => b.id === id);
 			expect(first(ok.json.id)).toMatchObject({ status: 'processing', type: 'video', output: { video_url: '', cover_url: '', duration: 0 } });
 			expect(first(bad.json.id)).toMatchObject({ status: 'processing' });
@@ -471,7 +491,7 @@ describe('cli', () => {
 		child.stdout.on('data', (d) => (out += d));
 		const exited = new Promise((r) => child.on('exit', (code, signal) => r({ code, signal })));
 		try {
-			await waitFor(() => out.includes('\n'), 5000);
+			await waitFor(() => out.includes('\n'), 'the CLI to print its URL line');
 			const { url } = JSON.parse(out.split('\n')[0]);
 			expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
 			const r = await fetch(`${url}/imgmodel/v1/imgmodel-v3/generate`, {

@@ -163,7 +163,18 @@ export function everythingVisible(result: RunNodeResult): string {
 export const errorText = (result: RunNodeResult) =>
 	`${result.error?.message ?? ''} ${result.error?.description ?? ''}`;
 
-export const sleepMs = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Waits for something the test can observe (a task's state in the simulator, an entry in its request log),
+ * looking every few milliseconds. The deadline is generous because a busy machine is slow, not wrong;
+ * missing it fails naming what was awaited.
+ */
+export async function waitUntil(check: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	while (!check()) {
+		if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms for ${what}; it did not happen`);
+		await new Promise((resolve) => setTimeout(resolve, 5));
+	}
+}
 
 /** A tiny real PNG (2x2), as base64, for reference-image inputs. */
 export const PNG_BASE64 = pngFor('reference').toString('base64');

@@ -16,11 +16,11 @@ import {
 	mp4Bytes,
 	posts,
 	runGateway,
-	sleepMs,
 	startSim,
 	taskGets,
 	type RunOptions,
 	type Simulator,
+	waitUntil,
 } from './helpers';
 
 /** Every standard task of the main simulator finishes this long after creation (pro: twice). */
@@ -291,11 +291,18 @@ describe('Wait Until Done: polling', () => {
 	test('cancellation stops waiting promptly', async () => {
 		const abort = new AbortController();
 		let abortedAt = 0;
+		let pollsAtAbort = 0;
+		let onItsWay = 0;
 		// Cancel once the task has been polled, i.e. while the node is waiting (not after a guessed delay).
 		const watcher = setInterval(() => {
 			if (taskGets(sim).length > 0) {
 				clearInterval(watcher);
 				abortedAt = Date.now();
+				pollsAtAbort = taskGets(sim).length;
+				// A poll that had set off but not yet reached the simulator at this moment is possible only if the
+				// node had already slept a poll interval (0.2 s) since the last poll the simulator logged: timers
+				// never fire early. Only then may one more poll arrive after the abort.
+				onItsWay = abortedAt - taskGets(sim).at(-1)!.at >= 150 ? 1 : 0;
 				abort.abort();
 			}
 		}, 10);
@@ -309,11 +316,25 @@ describe('Wait Until Done: polling', () => {
 		expect(result.stoppedAfterCancel).toBe(true);
 		expect(result.executionStatus).toBe('canceled');
 		expect(returnedAt - abortedAt).toBeLessThan(1000);
-		// Nothing polls the task after the cancel has been noticed.
-		const pollsAtReturn = taskGets(sim).length;
-		await sleepMs(500);
-		expect(taskGets(sim).length).toBe(pollsAtReturn);
-		expect(taskGets(sim).every((r) => r.at <= abortedAt + 500)).toBe(true);
+		// Nothing polls the task after the cancel (only a poll already on its way may still arrive), and nothing
+		// later either. Proof without watching the clock for a while: a poll still scheduled by the cancelled
+		// run would be due one poll interval (0.2 s) after its timer was set, i.e. before the run returned. A
+		// second node, polling another task at the same interval through the same code, sets its timers after
+		// that, so Node.js fires them later; by the time its third poll has reached the simulator, every poll
+		// the cancelled run could still have scheduled would have reached it too.
+		const [task] = [...sim.tasks.values()];
+		// Its task stays `processing` however slow the machine is, so it polls until this test stops it.
+		const clockTaskId = 'vid_clock';
+		sim.inject({ method: 'GET', path: `/v1/videos/${clockTaskId}`, status: 200, body: { id: clockTaskId, status: 'processing' }, times: 1000 });
+		const clock = new AbortController();
+		const clockRun = video(
+			{ operation: 'wait', taskId: clockTaskId, pollIntervalSeconds: 0.2, waitTimeoutMinutes: 1 },
+			{ abortSignal: clock.signal },
+		);
+		await waitUntil(() => taskGets(sim, clockTaskId).length >= 3, `three polls of the second task ${clockTaskId}`);
+		clock.abort();
+		expect((await clockRun).cancelled).toBe(true);
+		expect(taskGets(sim, task.id).length).toBeLessThanOrEqual(pollsAtAbort + onItsWay);
 	});
 
 	test('cancellation with Concurrency 1 and several waiting items stops them all promptly', async () => {
@@ -376,16 +397,26 @@ describe('Wait Until Done: polling', () => {
 	});
 
 	test('output order equals input order although tasks finish in another order; pairedItem on every item', async () => {
-		// The first item is pro (twice as slow), so it finishes last.
+		// The first item is pro and slow (6 s), and the test ends its task only once the simulator has finished
+		// the other two: it finishes last however late a busy machine fires the simulator's timers.
 		const input = [
-			{ json: { prompt: 'first scene', model: 'vidmodel-pro' } },
+			{ json: { prompt: 'first scene [slow]', model: 'vidmodel-pro' } },
 			{ json: { prompt: 'second scene', model: 'vidmodel' } },
 			{ json: { prompt: 'third scene', model: 'vidmodel' } },
 		];
+		const othersDone = () => {
+			const all = [...sim.tasks.values()];
+			return all.length === 3 && all.every((t) => t.prompt === input[0].json.prompt || t.status === 'completed');
+		};
+		const releaseFirst = waitUntil(othersDone, 'the second and third tasks to complete').then(() => {
+			const first = [...sim.tasks.values()].find((t) => t.prompt === input[0].json.prompt)!;
+			first.completeAt = Date.now(); // its moment has come: the next poll finds it completed
+		});
 		const result = await video(
 			createParams({ completion: 'poll', prompt: '={{ $json.prompt }}', model: '={{ $json.model }}' }),
 			{ input },
 		);
+		await releaseFirst;
 
 		expect(result.error).toBeUndefined();
 		const tasks = [...sim.tasks.values()];
@@ -393,7 +424,7 @@ describe('Wait Until Done: polling', () => {
 		expect(result.items.map((i) => i.json.taskId)).toEqual(input.map((i) => byPrompt.get(i.json.prompt)!.id));
 		expect(result.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		// Proof the order was restored, not merely kept: the first task completed last.
-		const first = byPrompt.get('first scene')!;
+		const first = byPrompt.get(input[0].json.prompt)!;
 		expect(tasks.every((t) => t === first || t.updatedAt <= first.updatedAt)).toBe(true);
 	});
 });
@@ -407,7 +438,8 @@ describe('Get Task and Wait for Task', () => {
 		expect(early.items[0].json).toMatchObject({ id: taskId, taskId, status: 'processing', state: 'running' });
 		expect(taskGets(sim, taskId)).toHaveLength(1);
 
-		await sleepMs(COMPLETE_MS + 50);
+		// Once the simulator has finished the task (its own clock), not after a guessed delay.
+		await waitUntil(() => sim.tasks.get(taskId)?.status === 'completed', `the simulator to complete task ${taskId}`);
 		const late = await video({ operation: 'get', taskId: '={{ $json.id }}' }, { input: [{ json: { id: taskId } }] });
 		expect(late.error).toBeUndefined();
 		expect(late.items[0].json).toMatchObject({
