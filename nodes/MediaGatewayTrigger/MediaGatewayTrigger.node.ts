@@ -24,10 +24,10 @@ import {
 	pruneDedupe,
 	rememberKey,
 	seenRecently,
-} from '../shared/dedupe';
-import type { DedupeLimits, DedupeStore } from '../shared/dedupe';
+} from './dedupe';
+import type { DedupeLimits, DedupeStore } from './dedupe';
 import { isFinalState } from '../shared/status';
-import { headerValue, queryValue, secretsMatch } from '../shared/secret';
+import { headerValue, queryValue, secretsMatch } from './authentication';
 import { answerOnceStarted } from './acknowledgement';
 import { confirmVideoCallback } from './confirmation';
 import type { TriggerItem } from './confirmation';
