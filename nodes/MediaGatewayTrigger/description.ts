@@ -24,6 +24,9 @@ export const LABEL = {
 	duplicateMemorySize: 'Duplicate Memory Size',
 } as const;
 
+/** The Authentication option a user's Secret Token instructions refer to. */
+const QUERY_TOKEN_OPTION = 'Secret Token in URL';
+
 export const DEFAULT_HEADER_NAME = 'X-Callback-Token';
 export const DEFAULT_QUERY_NAME = 'token';
 
@@ -126,7 +129,7 @@ export const properties: INodeTypeDescription['properties'] = [
 				description: 'Anyone who knows the URL can start the workflow with an image or music callback',
 			},
 			{
-				name: 'Secret Token in URL',
+				name: QUERY_TOKEN_OPTION,
 				value: 'queryToken',
 				description: 'Append ?token=YOUR_SECRET to the Production URL you paste as Callback URL',
 			},
@@ -149,7 +152,7 @@ export const properties: INodeTypeDescription['properties'] = [
 		required: true,
 		displayOptions: { show: { authentication: ['queryToken', 'headerToken'] } },
 		description:
-			'A long random value. For "Secret Token in URL", append it to the Production URL: https://…/webhook/…/webhook?token=THIS_VALUE.',
+			`A long random value. For "${QUERY_TOKEN_OPTION}", append it to the Production URL: https://…/webhook/…/webhook?token=THIS_VALUE.`,
 	},
 	{
 		displayName: LABEL.queryParameterName,
