@@ -169,7 +169,7 @@ async function finishedSimulatorTask(prompt) {
 
 beforeAll(async () => {
 	sim = await startSimulator({ apiKey: API_KEY, port: 0, videoCompleteAfterMs: 2500 });
-	// Only its sendCallback is used: the spec's retry schedule (10/30/60 s) and 5 s answer limit, unscaled, so a
+	// Only its sendCallback is used: the gateway's retry schedule (10/30/60 s) and 5 s answer limit (docs/gateway-interface.md, Callbacks), unscaled, so a
 	// loaded machine cannot turn an answer that is merely slow into a timeout.
 	retrySim = await startSimulator({ apiKey: 'retry-sim-unused-key', port: 0, callbackTimeScale: 1 });
 	const tarball = await N8nHost.packPackage(REPO);

@@ -57,7 +57,7 @@ describe('image task callbacks', () => {
 		expect(item.payload).toBe(body);
 	});
 
-	it('maps every status of the spec table to its state', () => {
+	it('maps every status of the task status table (docs/gateway-interface.md, Task status) to its state', () => {
 		const states = ['NOT_START', 'IN_PROGRESS', 'SUCCESS', 'FAILURE'].map(
 			(status) => ok(parseCallback({ ...imageSuccess(), status })).state,
 		);

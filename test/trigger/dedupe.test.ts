@@ -14,8 +14,8 @@ import {
 	pruneDedupe,
 	rememberKey,
 	seenRecently,
-} from '../../nodes/shared/dedupe';
-import type { DedupeLimits } from '../../nodes/shared/dedupe';
+} from '../../nodes/MediaGatewayTrigger/dedupe';
+import type { DedupeLimits } from '../../nodes/MediaGatewayTrigger/dedupe';
 import { cpuMs } from './timing';
 
 const HOUR = 3_600_000;

@@ -55,7 +55,7 @@ const WRONG_FOR: Record<'string' | 'integer' | 'number', unknown[]> = {
 	number: ['8', true, {}, [], -1, [8]],
 };
 
-// Field → its spec type, per payload kind (top level and inside `output`).
+// Field → its type in the callback payloads (docs/gateway-interface.md, Callbacks), per payload kind (top level and inside `output`).
 const FIELDS: Record<string, Array<[path: string[], type: keyof typeof WRONG_FOR]>> = {
 	image: [
 		[['action'], 'string'],

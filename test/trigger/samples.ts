@@ -1,4 +1,4 @@
-/** Callback bodies built from the spec's field tables ("Callback payloads"). */
+/** Callback bodies built from the callback payload field tables (docs/gateway-interface.md, Callbacks). */
 export const imageSuccess = () => ({
 	id: 'img-task-1',
 	action: 'IMAGINE',

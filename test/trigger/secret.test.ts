@@ -1,4 +1,4 @@
-import { headerValue, queryValue, secretsMatch } from '../../nodes/shared/secret';
+import { headerValue, queryValue, secretsMatch } from '../../nodes/MediaGatewayTrigger/authentication';
 
 describe('secretsMatch', () => {
 	it('matches only the exact secret', () => {

@@ -1,7 +1,7 @@
 /**
  * The trigger's webhook() behind a small HTTP server that handles requests the way n8n 2.41.1 does
  * for this node (JSON body parsing, then webhook(), then the onReceived answer), fed by the gateway
- * simulator's real callback sender with the spec's retry schedule (time-scaled). Not a real n8n:
+ * simulator's real callback sender with the gateway's retry schedule (docs/gateway-interface.md, Callbacks; time-scaled). Not a real n8n:
  * the e2e suite covers that.
  */
 import http from 'node:http';
@@ -31,7 +31,7 @@ interface Simulator {
 }
 
 const KEY = 'sim-key-trigger';
-// Retries after 0.4, 1.2 and 2.4 s. The answer limit stays the spec's 5 s: scaled down too, a receiver
+// Retries after 0.4, 1.2 and 2.4 s. The answer limit stays the gateway's 5 s: scaled down too, a receiver
 // that is merely slow on a busy machine would look like one that did not answer.
 const TIME_SCALE = 0.04;
 const ANSWER_LIMIT_MS = 5000;
@@ -144,11 +144,11 @@ it('when the gateway misses an answer and retries, the retry is answered 200 wit
 	expect(executions).toHaveLength(1);
 });
 
-it('a rejected callback is retried by the gateway on the spec schedule and never starts an execution', async () => {
+it('a rejected callback is retried by the gateway on its retry schedule and never starts an execution', async () => {
 	parameters = { authentication: 'queryToken', secretToken: 'right-token' };
 	const attempts = await sim.sendCallback(`${receiverUrl}?token=wrong`, videoSuccess());
 	expect(attempts.map((a) => a.status)).toEqual([401, 401, 401, 401]);
-	// Spacing of the spec's retries (10, 30, 60 s), scaled.
+	// Spacing of the gateway's retries (10, 30, 60 s), scaled.
 	const gaps = attempts.slice(1).map((a, i) => a.at - attempts[i].at);
 	[10_000, 30_000, 60_000].forEach((delay, i) => expect(gaps[i]).toBeGreaterThanOrEqual(delay * TIME_SCALE));
 	expect(executions).toHaveLength(0);

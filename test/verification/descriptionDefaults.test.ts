@@ -9,7 +9,7 @@ import { MediaGatewayImage } from '../../nodes/MediaGatewayImage/MediaGatewayIma
 import { MediaGatewayStoryboard } from '../../nodes/MediaGatewayStoryboard/MediaGatewayStoryboard.node';
 import { MediaGatewayTrigger } from '../../nodes/MediaGatewayTrigger/MediaGatewayTrigger.node';
 import { MediaGatewayVideo } from '../../nodes/MediaGatewayVideo/MediaGatewayVideo.node';
-import { DEDUPE_DEFAULTS } from '../../nodes/shared/dedupe';
+import { DEDUPE_DEFAULTS } from '../../nodes/MediaGatewayTrigger/dedupe';
 import { VIDEO_MODELS } from '../../nodes/shared/gateway/schemas';
 
 /** Every parameter, including those inside collections, with the operations it is shown for. */
