@@ -1,6 +1,13 @@
 // tsc does not copy assets: n8n resolves a node's icons and codex next to its compiled .js file,
 // and the package's entry point (index.js) must ship inside dist/ because `files` is ["dist"].
-const { src, dest, parallel } = require('gulp');
+const fs = require('node:fs');
+const { src, dest, parallel, series } = require('gulp');
+
+// A file renamed or removed in the source must not linger in dist/: `npm pack` ships all of dist/.
+function clean(done) {
+	fs.rmSync('dist', { recursive: true, force: true });
+	done();
+}
 
 function copyIcons() {
 	return src(['nodes/**/*.{png,svg}', 'credentials/**/*.{png,svg}'], { base: '.', encoding: false }).pipe(dest('dist'));
@@ -20,5 +27,6 @@ function copyEntryPoint() {
 	return src('index.js').pipe(dest('dist'));
 }
 
+exports.clean = clean;
 exports.build = parallel(copyIcons, copyCodex, copySchemas, copyEntryPoint);
 exports['build:icons'] = copyIcons;
