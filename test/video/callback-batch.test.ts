@@ -108,7 +108,12 @@ interface Answer {
  * Calls the node's webhook the way n8n's waiting-webhooks code does: with the waiting stack entry
  * as execute data, the callback as body, and n8n's HTTP helper (here: fetch) for the gateway.
  */
-async function deliver(entry: IExecuteData, body: unknown, apiKey = API_KEY): Promise<Answer> {
+async function deliver(
+	entry: IExecuteData,
+	body: unknown,
+	apiKey = API_KEY,
+	webhook: typeof callbackWaitWebhook = callbackWaitWebhook,
+): Promise<Answer> {
 	const answer = { status: 0, body: {} as IDataObject };
 	const response = {
 		status(code: number) {
@@ -143,7 +148,7 @@ async function deliver(entry: IExecuteData, body: unknown, apiKey = API_KEY): Pr
 			},
 		},
 	} as unknown as IWebhookFunctions;
-	const result = await callbackWaitWebhook(ctx);
+	const result = await webhook(ctx);
 	// A resume answered by n8n itself once it accepted the resume (responseMode onReceived): 200 and the body.
 	if (answer.status === 0 && result.webhookResponse !== undefined) {
 		return { status: 200, body: result.webhookResponse as IDataObject, result };
@@ -330,6 +335,37 @@ describe('the webhook decides with the gateway', () => {
 		const resumed = storm.filter((a) => a.result.workflowData !== undefined);
 		expect(resumed).toHaveLength(1);
 		expect((resumed[0].result.workflowData as INodeExecutionData[][])[0].map((i) => i.json.taskId)).toEqual(ids);
+	});
+
+	test('each task is read final once per process; another process, without that memory, asks the gateway for every task', async () => {
+		const entry = waitingEntry(await park(prompts(5)));
+		const ids = taskIdsOf(entry) as string[];
+		for (const id of ids.slice(0, 4)) {
+			finish(id);
+			const answer = await deliver(entry, videoCallback(id, 'succeed'));
+			expect(answer.status).toBe(200);
+			expect(answer.result.workflowData).toBeUndefined();
+		}
+		// Each check read one other task, still rendering, and stopped; each task was read final once.
+		expect(ids.map((id) => taskGets(sim, id).length)).toEqual([1, 2, 2, 2, 1]);
+		finish(ids[4]);
+		// A second webhook processor: the same code, loaded again, so none of this process's memory.
+		let elsewhere: typeof callbackWaitWebhook | undefined;
+		jest.isolateModules(() => {
+			elsewhere = (require('../../nodes/shared/callbackWait') as { callbackWaitWebhook: typeof callbackWaitWebhook })
+				.callbackWaitWebhook;
+		});
+		let before = taskGets(sim).length;
+		const there = await deliver(entry, videoCallback(ids[4], 'succeed'), API_KEY, elsewhere);
+		expect(taskGets(sim).length - before).toBe(5);
+		const [thereItems] = there.result.workflowData as INodeExecutionData[][];
+		expect(thereItems.map((i) => [i.json.taskId, i.json.state])).toEqual(ids.map((id) => [id, 'succeeded']));
+		// This process: only the task it had not seen final is read.
+		before = taskGets(sim).length;
+		const here = await deliver(entry, videoCallback(ids[4], 'succeed'));
+		expect(taskGets(sim).length - before).toBe(1);
+		const [hereItems] = here.result.workflowData as INodeExecutionData[][];
+		expect(hereItems.map((i) => i.json)).toEqual(thereItems.map((i) => i.json));
 	});
 
 	test('the same execution parked again with a new batch (a loop) within a minute resumes again', async () => {

@@ -10,10 +10,14 @@
  *   the waiting node's stack-entry metadata, set with the public `setMetadata` before parking and
  *   persisted by n8n with the waiting execution. It is written once and only read afterwards, so
  *   webhook processors never write shared state and no update can be lost.
- * - Which tasks are done is not stored anywhere: on a final callback the webhook asks the gateway
- *   (`GET /v1/videos/{id}`, free) for that task, and then for the others, and resumes when all are
- *   final. The gateway's own records decide success, failure and the result URL; a callback the
- *   gateway does not confirm is answered 409 so the gateway's retry schedule re-checks later.
+ * - Which tasks are done is not stored anywhere shared: on a final callback the webhook asks the
+ *   gateway (`GET /v1/videos/{id}`, free) for that task, and then for the others, and resumes when all
+ *   are final. The gateway's own records decide success, failure and the result URL; a callback the
+ *   gateway does not confirm is answered 409 so the gateway's retry schedule (docs/gateway-interface.md,
+ *   "Callbacks") re-checks later. Each process remembers the records it has read final, so each final
+ *   callback confirms its own task once and the one that completes the batch reads only the tasks no
+ *   earlier check in that process saw final (see `finalRecords`); a process that lacks a record asks
+ *   the gateway, so the outcome is the same whichever processes the callbacks land on.
  * - Exactly one resume: two webhook processors can both find the batch complete; n8n (2.41) claims
  *   a waiting execution with a conditional update (status must still be `waiting`), so only one
  *   resume runs, and later callbacks get n8n's own 409 before node code runs.
@@ -62,7 +66,7 @@ import { numberParameter } from '../parameters/read';
 export const DEFAULT_WAIT_LIMIT_MINUTES = 60;
 /** A render that has not finished in a day will not; a longer wait only keeps a dead execution. */
 export const MAX_WAIT_LIMIT_MINUTES = 1440;
-/** One parked execution holds at most this many tasks (one GET each when the batch is checked). */
+/** One parked execution holds at most this many tasks (at most one GET each when the batch is checked). */
 export const MAX_BATCH_ITEMS = 100;
 /** Stack-entry metadata key of the batch. */
 export const BATCH_METADATA_KEY = 'mediaGatewayBatch';
@@ -412,9 +416,10 @@ function armTimeout(
 /**
  * Per-process coordination of one execution's callbacks. Only an optimisation: callbacks on other
  * processes still compete, and n8n's conditional claim of the waiting execution decides which resume
- * runs. It matters because every gateway request from a webhook costs n8n an expression isolate (its
- * credential resolution), so a retry storm of N final callbacks must not mean N checks of the batch
- * and N downloads of every video:
+ * runs. It matters because every callback n8n hands to this webhook already costs it a read of the
+ * waiting execution and an expression isolate (n8n 2.41's waiting-webhooks.js), and every gateway
+ * request from here adds to that, so a retry storm of N final callbacks must not mean N checks of the
+ * batch and N downloads of every video:
  * - the checks of one execution run one after another; once one found the batch complete, the
  *   others (and later callbacks) stop at once, without asking the gateway anything;
  * - that memory is kept while the output is built and RESUME_MEMORY_MS after (until n8n has marked
@@ -436,6 +441,67 @@ function markResuming(batchKey: string, building: boolean): void {
 		if (!resume.building && Date.now() - resume.since >= RESUME_MEMORY_MS) resumes.delete(id);
 	}
 	resumes.set(batchKey, { building, since: Date.now() });
+}
+
+/**
+ * Task records this process has read from the gateway in a final state, per batch (keyed like the
+ * resumes above), so that each final callback confirms its own task once and the callback that
+ * completes the batch reads only the tasks no earlier check here saw final. Safe because a final task
+ * stays final (a decision where the gateway interface is silent, see docs/gateway-interface.md,
+ * "Decisions where the interface is silent"; Wait Until Done relies on the same when it holds finished
+ * tasks until the last one is done), and only ever a saving: a process without a record (another
+ * webhook processor, a restart) reads the task from the gateway, so the gateway stays the source of
+ * truth and nothing is written that another process could miss or overwrite. Forgotten once the batch
+ * resumes; at most MAX_REMEMBERED_BATCHES batches are kept (least recently used first out).
+ */
+const finalRecords = new Map<string, Map<string, VideoTask>>();
+const MAX_REMEMBERED_BATCHES = 200;
+/** The task reads of one check run this many at a time (free reads; Concurrency paces the paid creations and the downloads). */
+export const READ_PARALLELISM = 20;
+
+/** The final records remembered for the batch, by item index (only ids that are the batch's own). */
+function rememberedFinal(batchKey: string, batch: CallbackBatch): Map<number, VideoTask> {
+	const records = finalRecords.get(batchKey);
+	const known = new Map<number, VideoTask>();
+	if (!records) return known;
+	batch.entries.forEach((entry, itemIndex) => {
+		const task = 'taskId' in entry ? records.get(entry.taskId) : undefined;
+		if (task) known.set(itemIndex, task);
+	});
+	return known;
+}
+
+/**
+ * Reads one task of the batch from the gateway and remembers it when final. Simultaneous callbacks in
+ * this process that need the same task (its own callback confirming it, another one checking the
+ * batch) share one read instead of sending one each.
+ */
+const readsInFlight = new Map<string, Promise<VideoTask>>();
+async function readTask(ctx: IWebhookFunctions, batchKey: string, itemIndex: number, taskId: string): Promise<VideoTask> {
+	const key = `${batchKey}/${taskId}`;
+	let reading = readsInFlight.get(key);
+	if (!reading) {
+		reading = fetchVideoTask(ctx, itemIndex, taskId).then((task) => {
+			if (isFinalState(normaliseStatus(task.status))) rememberFinal(batchKey, taskId, task);
+			return task;
+		});
+		readsInFlight.set(key, reading);
+		const settled = () => {
+			if (readsInFlight.get(key) === reading) readsInFlight.delete(key);
+		};
+		reading.then(settled, settled);
+	}
+	return await reading;
+}
+
+function rememberFinal(batchKey: string, taskId: string, task: VideoTask): void {
+	const records = finalRecords.get(batchKey) ?? new Map<string, VideoTask>();
+	finalRecords.delete(batchKey);
+	finalRecords.set(batchKey, records.set(taskId, task));
+	for (const oldest of finalRecords.keys()) {
+		if (finalRecords.size <= MAX_REMEMBERED_BATCHES) break;
+		finalRecords.delete(oldest);
+	}
 }
 
 /** Runs `check` after every earlier check of the same execution in this process has finished. */
@@ -488,28 +554,35 @@ function answer(ctx: IWebhookFunctions, status: number, body: IDataObject): IWeb
 type BatchCheck = { done: false } | { done: true; tasks: Map<number, VideoTask> };
 
 /**
- * Asks the gateway for every other task of the batch, stopping at the first one that is not final
- * (then the batch is not done and this callback has nothing more to do).
+ * Asks the gateway for every other task of the batch that this process has not yet seen final, and
+ * tells whether all are final now. One of them is read first: while the batch renders, that one is
+ * usually still running, and then this callback is done after a single read. Only when it is final are
+ * the rest read, all at once (up to READ_PARALLELISM), so the callback that completes the batch waits for
+ * one round of reads, not one per Concurrency-sized slice.
  */
 async function checkBatch(
 	ctx: IWebhookFunctions,
 	batch: CallbackBatch,
+	batchKey: string,
 	confirmed: { itemIndex: number; task: VideoTask },
 ): Promise<BatchCheck> {
-	const tasks = new Map<number, VideoTask>([[confirmed.itemIndex, confirmed.task]]);
+	const known = rememberedFinal(batchKey, batch);
+	known.set(confirmed.itemIndex, confirmed.task);
+	const unknown = taskIndexes(batch).filter((itemIndex) => !known.has(itemIndex));
 	let unfinished = false;
-	const others = taskIndexes(batch).filter((itemIndex) => itemIndex !== confirmed.itemIndex);
-	await forEachLimited(others, batch.concurrency, async (itemIndex, stop) => {
+	const read = async (itemIndex: number, stop: () => void) => {
 		const entry = batch.entries[itemIndex] as { taskId: string };
-		const task = await fetchVideoTask(ctx, itemIndex, entry.taskId);
+		const task = await readTask(ctx, batchKey, itemIndex, entry.taskId);
 		if (!isFinalState(normaliseStatus(task.status))) {
 			unfinished = true;
 			stop();
 			return;
 		}
-		tasks.set(itemIndex, task);
-	});
-	return unfinished ? { done: false } : { done: true, tasks };
+		known.set(itemIndex, task);
+	};
+	await forEachLimited(unknown.slice(0, 1), 1, read);
+	if (!unfinished) await forEachLimited(unknown.slice(1), READ_PARALLELISM, read);
+	return unfinished ? { done: false } : { done: true, tasks: known };
 }
 
 /**
@@ -611,24 +684,27 @@ export async function callbackWaitWebhook(ctx: IWebhookFunctions): Promise<IWebh
 	const batchKey = `${ctx.getExecutionId()}/${(batch.entries.find((e) => 'taskId' in e) as { taskId: string }).taskId}`;
 	if (resumingHere(batchKey)) return answer(ctx, 200, { received: true });
 
-	// The gateway's record decides, not the callback.
-	let own: VideoTask;
-	try {
-		own = await fetchVideoTask(ctx, itemIndex, callback.taskId);
-	} catch {
-		return answer(ctx, 502, { error: 'The gateway could not be asked about this task; send the callback again later' });
+	// The gateway's record decides, not the callback: read now, or read final earlier in this process.
+	let own = rememberedFinal(batchKey, batch).get(itemIndex);
+	if (!own) {
+		try {
+			own = await readTask(ctx, batchKey, itemIndex, callback.taskId);
+		} catch {
+			return answer(ctx, 502, { error: 'The gateway could not be asked about this task; send the callback again later' });
+		}
+		if (!isFinalState(normaliseStatus(own.status))) {
+			return answer(ctx, 409, {
+				error: `The gateway does not report task ${callback.taskId} as finished; send the callback again when it is`,
+			});
+		}
 	}
-	if (!isFinalState(normaliseStatus(own.status))) {
-		return answer(ctx, 409, {
-			error: `The gateway does not report task ${callback.taskId} as finished; send the callback again when it is`,
-		});
-	}
+	const ownTask = own;
 
 	// Check the rest of the batch, answering within the gateway's 5 s whatever it takes.
 	let early: { result: BatchCheck | 'resuming' } | { error: unknown } | undefined;
 	const checking = afterEarlierChecks(batchKey, async () => {
 		if (resumingHere(batchKey)) return 'resuming' as const;
-		const result = await checkBatch(ctx, batch, { itemIndex, task: own });
+		const result = await checkBatch(ctx, batch, batchKey, { itemIndex, task: ownTask });
 		if (result.done) markResuming(batchKey, true);
 		return result;
 	}).then(
@@ -665,5 +741,6 @@ export async function callbackWaitWebhook(ctx: IWebhookFunctions): Promise<IWebh
 		return resume([{ json: {} }]);
 	} finally {
 		markResuming(batchKey, false);
+		finalRecords.delete(batchKey);
 	}
 }
