@@ -14,9 +14,9 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const { N8nHost } = require('../tools/n8n-host/host');
-const { startSimulator } = require('../test/simulator');
-const { postJson } = require('../test/fixtures/callbacks');
+const { N8nHost } = require('../dev/n8n-host/host');
+const { startSimulator } = require('../dev/simulator');
+const { postJson } = require('../dev/gateway-callbacks');
 const { fmt, verdict } = require('./common');
 
 const REPO = path.resolve(__dirname, '..');

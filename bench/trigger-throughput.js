@@ -28,9 +28,9 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { promisify } = require('node:util');
-const { N8nHost } = require('../tools/n8n-host/host');
-const { imageCallback } = require('../test/fixtures/callbacks');
-const { mapLimit, quantile } = require('../test/fixtures/load');
+const { N8nHost } = require('../dev/n8n-host/host');
+const { imageCallback } = require('../dev/gateway-callbacks');
+const { mapLimit, quantile } = require('../dev/load-generation');
 
 const execFileAsync = promisify(execFile);
 const REPO = path.resolve(__dirname, '..');

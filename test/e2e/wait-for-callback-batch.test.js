@@ -11,10 +11,10 @@
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
-const { N8nHost } = require('../../tools/n8n-host/host');
-const { startSimulator } = require('../simulator');
-const { postJson, videoCallback } = require('../fixtures/callbacks');
-const { mapLimit } = require('../fixtures/load');
+const { N8nHost } = require('../../dev/n8n-host/host');
+const { startSimulator } = require('../../dev/simulator');
+const { postJson, videoCallback } = require('../../dev/gateway-callbacks');
+const { mapLimit } = require('../../dev/load-generation');
 const { waitTools, tasksOf, sleep } = require('./wait-support');
 
 const REPO = path.resolve(__dirname, '..', '..');

@@ -5,7 +5,7 @@
  * pinned 1.x in .cache/n8n1 on Node 22 from .cache/node22. A community package is installed into it exactly as n8n's own installer
  * would, then driven through n8n's CLI (import, publish, execute) and `n8n start`.
  * Everything binds to 127.0.0.1; every process it starts is tracked by PID and stopped by PID.
- * Install the runtime first: bash tools/n8n-host/install.sh
+ * Install the runtime first: bash dev/n8n-host/install.sh
  */
 const { spawn, spawnSync, execFile } = require('node:child_process');
 const { createHash } = require('node:crypto');
@@ -21,7 +21,7 @@ const execFileAsync = promisify(execFile);
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const CACHE_DIR = process.env.N8N_HOST_CACHE || path.join(REPO_ROOT, '.cache');
 
-/** Where each n8n line is installed (tools/n8n-host/install.sh [1.x]) and the Node it runs on. */
+/** Where each n8n line is installed (dev/n8n-host/install.sh [1.x]) and the Node it runs on. */
 const LINES = {
 	'2.x': { node: 'node24', n8n: 'n8n', nodeMajor: 24 },
 	'1.x': { node: 'node22', n8n: 'n8n1', nodeMajor: 22 },
@@ -74,7 +74,7 @@ function assertInstalled(paths = linePaths(DEFAULT_LINE)) {
 	if (!fs.existsSync(paths.N8N_BIN) || !fs.existsSync(paths.NODE_BIN)) {
 		const arg = paths.line === '2.x' ? '' : ` ${paths.line}`;
 		throw new Error(
-			`n8n ${paths.line} is not installed in ${path.dirname(paths.N8N_MODULES)}: run \`bash tools/n8n-host/install.sh${arg}\` first`,
+			`n8n ${paths.line} is not installed in ${path.dirname(paths.N8N_MODULES)}: run \`bash dev/n8n-host/install.sh${arg}\` first`,
 		);
 	}
 }
