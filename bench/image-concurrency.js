@@ -16,7 +16,7 @@ const { RUNS, fmt, medianRun, runBench, signed, verdict } = require('./common');
 const { runNode } = require('../dev/harness/runNode.ts');
 const { MediaGatewayImage } = require('../nodes/MediaGatewayImage/MediaGatewayImage.node.ts');
 const { MediaGatewayApi } = require('../credentials/MediaGatewayApi.credentials.ts');
-const { DEFAULT_CONCURRENCY } = require('../nodes/shared/router.ts');
+const { DEFAULT_CONCURRENCY } = require('../nodes/shared/execution/itemRunner.ts');
 
 const API_KEY = 'bench-image-key';
 const ITEMS = 50;

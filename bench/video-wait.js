@@ -17,7 +17,7 @@ const { RUNS, fmt, medianRun, runBench, verdict } = require('./common');
 const { runNode } = require('../dev/harness/runNode.ts');
 const { MediaGatewayVideo } = require('../nodes/MediaGatewayVideo/MediaGatewayVideo.node.ts');
 const { MediaGatewayApi } = require('../credentials/MediaGatewayApi.credentials.ts');
-const { DEFAULT_CONCURRENCY } = require('../nodes/shared/router.ts');
+const { DEFAULT_CONCURRENCY } = require('../nodes/shared/execution/itemRunner.ts');
 
 const API_KEY = 'bench-video-key';
 const ITEMS = 20;

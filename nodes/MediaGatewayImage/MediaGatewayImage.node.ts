@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { routeItems } from '../shared/router';
+import { type NodeSettings, runItems } from '../shared/execution/itemRunner';
 import { operations, properties } from './actions';
 
 export class MediaGatewayImage implements INodeType {
@@ -21,7 +21,12 @@ export class MediaGatewayImage implements INodeType {
 		properties,
 	};
 
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await routeItems.call(this, operations);
+	execute: (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>;
+
+	/** n8n constructs the node without settings; tests pass their own (e.g. a faster retry policy). */
+	constructor(settings: NodeSettings = {}) {
+		this.execute = async function (this: IExecuteFunctions) {
+			return await runItems.call(this, operations, settings);
+		};
 	}
 }

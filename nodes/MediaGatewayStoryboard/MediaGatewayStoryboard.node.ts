@@ -1,7 +1,6 @@
 import type {
 	IExecuteFunctions,
 	INodeExecutionData,
-	INodeProperties,
 	INodeType,
 	INodeTypeDescription,
 	IWebhookFunctions,
@@ -9,66 +8,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { callbackWaitWebhook, callbackWaitWebhookMethods, callbackWaitWebhooks } from '../shared/callbackWait';
-import { videoCreateSchema } from '../shared/schemas';
-import { stringParameter } from '../shared/validation';
-import {
-	callbackUrlProperty,
-	completionProperties,
-	executeVideoNode,
-	modelTierProperty,
-	readCallbackUrl,
-	type VideoRequest,
-	videoCreateExecutor,
-} from '../shared/videoCompletion';
-import { readScenes, sceneProperties } from './scenes';
-
-const operations = ['create'];
-
-const properties: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		options: [
-			{
-				name: 'Create',
-				value: 'create',
-				action: 'Create a storyboard video',
-				description: 'Create one video from an ordered list of scenes',
-			},
-		],
-		default: 'create',
-	},
-	...sceneProperties,
-	modelTierProperty(operations),
-	{
-		displayName: 'Size',
-		name: 'size',
-		type: 'string',
-		default: '1280x720',
-		placeholder: '1280x720',
-		displayOptions: { show: { operation: operations } },
-		description: 'Frame size as &lt;width&gt;x&lt;height&gt;. Leave empty for the gateway default.',
-	},
-	callbackUrlProperty(operations),
-	...completionProperties(operations),
-];
-
-/** The request that creates this item's storyboard task. */
-async function build(ctx: IExecuteFunctions, itemIndex: number): Promise<VideoRequest> {
-	return {
-		path: '/v1/videos',
-		schema: videoCreateSchema,
-		body: {
-			model: stringParameter(ctx, 'model', itemIndex, 'Quality Tier'),
-			size: stringParameter(ctx, 'size', itemIndex, 'Size'),
-			storyboard: readScenes(ctx, itemIndex) as never,
-			notifyHook: readCallbackUrl(ctx, itemIndex),
-		},
-	};
-}
+import type { NodeSettings } from '../shared/execution/itemRunner';
+import { callbackWaitWebhook, callbackWaitWebhookMethods, callbackWaitWebhooks } from '../shared/videoTask/callbackWait';
+import { executeVideoNode } from '../shared/videoTask/completion';
+import { operations, properties } from './actions';
 
 export class MediaGatewayStoryboard implements INodeType {
 	description: INodeTypeDescription = {
@@ -90,8 +33,13 @@ export class MediaGatewayStoryboard implements INodeType {
 
 	webhookMethods = callbackWaitWebhookMethods;
 
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await executeVideoNode.call(this, { create: videoCreateExecutor(build) }, { create: build });
+	execute: (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>;
+
+	/** n8n constructs the node without settings; tests pass their own (e.g. a faster retry policy). */
+	constructor(settings: NodeSettings = {}) {
+		this.execute = async function (this: IExecuteFunctions) {
+			return await executeVideoNode.call(this, operations, settings);
+		};
 	}
 
 	/** Receives the gateway's callbacks while an execution waits (Completion → Wait for Callback). */

@@ -8,9 +8,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { CALLBACK_KINDS, isJsonContentType, parseCallback } from '../shared/callbacks';
-import type { CallbackItem, CallbackKind } from '../shared/callbacks';
-import { CREDENTIAL_TYPE } from '../shared/credentials';
+import { CALLBACK_KINDS, isJsonContentType, parseCallback } from '../shared/gateway/callbacks';
+import type { CallbackItem, CallbackKind } from '../shared/gateway/callbacks';
+import { CREDENTIAL_TYPE } from '../shared/transport/credentials';
 import {
 	DEDUPE_DEFAULTS,
 	DEDUPE_MAX_ENTRIES_LIMIT,
@@ -26,7 +26,7 @@ import {
 	seenRecently,
 } from '../shared/dedupe';
 import type { DedupeLimits, DedupeStore } from '../shared/dedupe';
-import { isFinalState } from '../shared/status';
+import { isFinalState } from '../shared/gateway/status';
 import { headerValue, queryValue, secretsMatch } from '../shared/secret';
 import { answerOnceStarted } from './acknowledgement';
 import { confirmVideoCallback } from './confirmation';

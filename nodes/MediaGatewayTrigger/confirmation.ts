@@ -7,17 +7,18 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import type { CallbackItem } from '../shared/callbacks';
-import { isFinalState, normaliseStatus } from '../shared/status';
-import { failureReason, fetchVideoTask } from '../shared/tasks';
-import type { VideoTask } from '../shared/tasks';
+import type { CallbackItem } from '../shared/gateway/callbacks';
+import { isFinalState, normaliseStatus } from '../shared/gateway/status';
+import { failureReason, fetchVideoTask } from '../shared/videoTask/task';
+import type { VideoTask } from '../shared/videoTask/task';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../shared/transport/retry';
 
 /**
  * How long the confirmation may take (exported as an object so tests can shorten it). The gateway wants its 200 within 5 s, and after the
  * confirmation n8n still has to create the execution; a gateway slower than this gets 503 and sends
  * the callback again (after 10, 30 and 60 s).
  */
-export const confirmPolicy = { timeoutMs: 3000 };
+export const confirmPolicy: { timeoutMs: number; retry: RetryPolicy } = { timeoutMs: 3000, retry: DEFAULT_RETRY_POLICY };
 
 /** The trigger's output item: the callback, plus whether the gateway confirmed it. */
 export interface TriggerItem extends CallbackItem {
@@ -94,7 +95,7 @@ export async function confirmVideoCallback(
 		getExecutionCancelSignal: () => deadline.signal,
 	});
 	let answered = false;
-	const request = fetchVideoTask(bounded, 0, item.taskId).then(
+	const request = fetchVideoTask(bounded, 0, item.taskId, { retry: confirmPolicy.retry }).then(
 		(task) => ({ task }),
 		(error: unknown) => ({ error }),
 	);

@@ -8,9 +8,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { callbackWaitWebhook, callbackWaitWebhookMethods, callbackWaitWebhooks } from '../shared/callbackWait';
-import { executeVideoNode } from '../shared/videoCompletion';
-import { operations, properties, requestBuilders } from './actions';
+import type { NodeSettings } from '../shared/execution/itemRunner';
+import { callbackWaitWebhook, callbackWaitWebhookMethods, callbackWaitWebhooks } from '../shared/videoTask/callbackWait';
+import { executeVideoNode } from '../shared/videoTask/completion';
+import { operations, properties } from './actions';
 
 export class MediaGatewayVideo implements INodeType {
 	description: INodeTypeDescription = {
@@ -32,8 +33,13 @@ export class MediaGatewayVideo implements INodeType {
 
 	webhookMethods = callbackWaitWebhookMethods;
 
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await executeVideoNode.call(this, operations, requestBuilders);
+	execute: (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>;
+
+	/** n8n constructs the node without settings; tests pass their own (e.g. a faster retry policy). */
+	constructor(settings: NodeSettings = {}) {
+		this.execute = async function (this: IExecuteFunctions) {
+			return await executeVideoNode.call(this, operations, settings);
+		};
 	}
 
 	/** Receives the gateway's callbacks while an execution waits (Completion → Wait for Callback). */

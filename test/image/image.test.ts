@@ -4,7 +4,7 @@
  */
 import { MediaGatewayApi } from '../../credentials/MediaGatewayApi.credentials';
 import { MediaGatewayImage } from '../../nodes/MediaGatewayImage/MediaGatewayImage.node';
-import { retryPolicy } from '../../nodes/shared/transport';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../../nodes/shared/transport/retry';
 import { runNode, type RunNodeOptions } from '../../dev/harness/runNode';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -29,7 +29,8 @@ let sim: {
 	close(): Promise<void>;
 };
 
-const savedPolicy = { ...retryPolicy };
+/** The retry policy every node of this file is constructed with (short backoff). */
+let retryPolicy: { -readonly [K in keyof RetryPolicy]: RetryPolicy[K] } = { ...DEFAULT_RETRY_POLICY };
 
 beforeAll(async () => {
 	sim = await startSimulator({ apiKey: API_KEY, port: 0 });
@@ -40,10 +41,10 @@ afterAll(async () => {
 beforeEach(() => {
 	sim.reset();
 	sim.setLatency(0);
-	Object.assign(retryPolicy, savedPolicy, { baseDelayMs: 20, maxDelayMs: 50 });
+	retryPolicy = { ...DEFAULT_RETRY_POLICY, baseDelayMs: 20, maxDelayMs: 50 };
 });
 afterEach(() => {
-	Object.assign(retryPolicy, savedPolicy);
+	retryPolicy = { ...DEFAULT_RETRY_POLICY };
 });
 
 function posts(path: string): SimRequest[] {
@@ -55,7 +56,7 @@ async function run(
 	extra: Partial<RunNodeOptions> = {},
 ) {
 	return await runNode({
-		nodeType: new MediaGatewayImage(),
+		nodeType: new MediaGatewayImage({ retryPolicy }),
 		credentialTypes: [new MediaGatewayApi()],
 		credentials: { mediaGatewayApi: { apiKey: API_KEY, baseUrl: `${sim.url}/` } },
 		parameters,
@@ -286,7 +287,7 @@ describe('Edit, Remix, Reframe, Replace Background', () => {
 describe('HTTP failures', () => {
 	it('401: says to check the API key, and the key appears in no error and no log', async () => {
 		const result = await runNode({
-			nodeType: new MediaGatewayImage(),
+			nodeType: new MediaGatewayImage({ retryPolicy }),
 			credentialTypes: [new MediaGatewayApi()],
 			credentials: { mediaGatewayApi: { apiKey: 'sk-wrong-key-987654321', baseUrl: sim.url } },
 			parameters: { operation: 'generate', prompt: 'x' },
@@ -354,7 +355,7 @@ describe('HTTP failures', () => {
 
 	it('a refused connection (nothing sent) is retried, then reported with the Base URL to check', async () => {
 		const result = await runNode({
-			nodeType: new MediaGatewayImage(),
+			nodeType: new MediaGatewayImage({ retryPolicy }),
 			credentialTypes: [new MediaGatewayApi()],
 			credentials: { mediaGatewayApi: { apiKey: API_KEY, baseUrl: 'http://127.0.0.1:9' } },
 			parameters: { operation: 'generate', prompt: 'x' },
@@ -365,7 +366,7 @@ describe('HTTP failures', () => {
 
 	it('404 points at the Base URL', async () => {
 		const result = await runNode({
-			nodeType: new MediaGatewayImage(),
+			nodeType: new MediaGatewayImage({ retryPolicy }),
 			credentialTypes: [new MediaGatewayApi()],
 			credentials: { mediaGatewayApi: { apiKey: API_KEY, baseUrl: `${sim.url}/v1` } },
 			parameters: { operation: 'generate', prompt: 'x' },
@@ -376,7 +377,7 @@ describe('HTTP failures', () => {
 
 	it('a Base URL without http(s) is named before any request', async () => {
 		const result = await runNode({
-			nodeType: new MediaGatewayImage(),
+			nodeType: new MediaGatewayImage({ retryPolicy }),
 			credentialTypes: [new MediaGatewayApi()],
 			credentials: { mediaGatewayApi: { apiKey: API_KEY, baseUrl: 'gateway.example.com' } },
 			parameters: { operation: 'generate', prompt: 'x' },

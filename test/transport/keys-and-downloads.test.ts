@@ -8,7 +8,7 @@ import type { INodeParameters } from 'n8n-workflow';
 import { MediaGatewayApi } from '../../credentials/MediaGatewayApi.credentials';
 import { MediaGatewayImage } from '../../nodes/MediaGatewayImage/MediaGatewayImage.node';
 import { MediaGatewayVideo } from '../../nodes/MediaGatewayVideo/MediaGatewayVideo.node';
-import { retryPolicy } from '../../nodes/shared/transport';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../../nodes/shared/transport/retry';
 import { runNode, type RunNodeOptions } from '../../dev/harness/runNode';
 import { json, type Origin, redirect, startOrigin } from './origins';
 
@@ -24,7 +24,8 @@ const SVG = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1
 let gateway: Origin;
 let cdn: Origin;
 let sidePort: Origin;
-const savedPolicy = { ...retryPolicy };
+/** The retry policy every node of this file is constructed with (short backoff). */
+let retryPolicy: { -readonly [K in keyof RetryPolicy]: RetryPolicy[K] } = { ...DEFAULT_RETRY_POLICY };
 
 beforeAll(async () => {
 	[gateway, cdn, sidePort] = await Promise.all([startOrigin('127.0.0.1'), startOrigin('127.0.0.2'), startOrigin('127.0.0.1')]);
@@ -36,17 +37,17 @@ beforeEach(() => {
 	gateway.reset();
 	cdn.reset();
 	sidePort.reset();
-	Object.assign(retryPolicy, savedPolicy, { baseDelayMs: 20, maxDelayMs: 50 });
+	retryPolicy = { ...DEFAULT_RETRY_POLICY, baseDelayMs: 20, maxDelayMs: 50 };
 });
 afterEach(() => {
-	Object.assign(retryPolicy, savedPolicy);
+	retryPolicy = { ...DEFAULT_RETRY_POLICY };
 });
 
 const GENERATE = '/imgmodel/v1/imgmodel-v3/generate';
 
 async function runImage(parameters: INodeParameters, extra: Partial<RunNodeOptions> = {}) {
 	return await runNode({
-		nodeType: new MediaGatewayImage(),
+		nodeType: new MediaGatewayImage({ retryPolicy }),
 		credentialTypes: [new MediaGatewayApi()],
 		credentials: { mediaGatewayApi: { apiKey: API_KEY, baseUrl: `${gateway.url}/` } },
 		parameters: { operation: 'generate', prompt: 'a lighthouse', ...parameters },
@@ -56,7 +57,7 @@ async function runImage(parameters: INodeParameters, extra: Partial<RunNodeOptio
 
 async function runVideo(parameters: INodeParameters, extra: Partial<RunNodeOptions> = {}) {
 	return await runNode({
-		nodeType: new MediaGatewayVideo(),
+		nodeType: new MediaGatewayVideo({ retryPolicy }),
 		credentialTypes: [new MediaGatewayApi()],
 		credentials: { mediaGatewayApi: { apiKey: API_KEY, baseUrl: gateway.url } },
 		parameters,

@@ -5,9 +5,10 @@
 import { NodeHelpers } from 'n8n-workflow';
 
 import { MediaGatewayApi } from '../../credentials/MediaGatewayApi.credentials';
-import { detectFileKind, safeFileName } from '../../nodes/shared/binary';
-import { DOWNLOAD_LIMIT_DEFAULTS, downloadOptions } from '../../nodes/shared/options';
-import { parseHttpDate, retryAfterJitterMs, retryAfterMs, sanitiseAnswer } from '../../nodes/shared/transport';
+import { detectFileKind, safeFileName } from '../../nodes/shared/transport/download';
+import { DOWNLOAD_LIMIT_DEFAULTS, downloadOptions } from '../../nodes/shared/parameters/options';
+import { sanitiseAnswer } from '../../nodes/shared/transport/body';
+import { parseHttpDate, retryAfterJitterMs, retryAfterMs } from '../../nodes/shared/transport/retry';
 
 describe('Retry-After (RFC 9110 10.2.3)', () => {
 	it.each([

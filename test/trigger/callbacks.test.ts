@@ -9,8 +9,8 @@ import {
 	parseProgress,
 	secondsToIso,
 	videoCallbackSchema,
-} from '../../nodes/shared/callbacks';
-import type { CallbackItem, ParseCallbackResult } from '../../nodes/shared/callbacks';
+} from '../../nodes/shared/gateway/callbacks';
+import type { CallbackItem, ParseCallbackResult } from '../../nodes/shared/gateway/callbacks';
 import {
 	imageFailure,
 	imageInProgress,

@@ -6,7 +6,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { confirmPolicy } from '../../nodes/MediaGatewayTrigger/confirmation';
-import { retryPolicy } from '../../nodes/shared/transport';
+import { DEFAULT_RETRY_POLICY } from '../../nodes/shared/transport/retry';
 import { answerLikeN8n, callWebhook, trigger, webhookContext } from './fakes';
 import type { FakeGateway, FakeRequest, WebhookOptions } from './fakes';
 import { imageSuccess, musicComplete } from './samples';
@@ -32,14 +32,14 @@ interface Simulator {
 const KEY = 'sim-key-confirm-7c1e';
 let sim: Simulator;
 let gateway: FakeGateway;
-const savedPolicy = { ...confirmPolicy };
-const savedRetry = { ...retryPolicy };
+// Short retry pauses: the tests are about what the trigger answers, not about backoff.
+const retryPolicy = { ...DEFAULT_RETRY_POLICY, baseDelayMs: 20, maxDelayMs: 40 };
+const savedPolicy = { ...confirmPolicy, retry: retryPolicy };
 
 beforeAll(async () => {
 	sim = await startSimulator({ apiKey: KEY, videoCompleteAfterMs: 0 });
 	gateway = { baseUrl: sim.url, apiKey: KEY };
-	// Short retry pauses: the tests are about what the trigger answers, not about backoff.
-	Object.assign(retryPolicy, { baseDelayMs: 20, maxDelayMs: 40 });
+	Object.assign(confirmPolicy, { retry: retryPolicy });
 });
 
 afterEach(() => {
@@ -48,7 +48,7 @@ afterEach(() => {
 });
 
 afterAll(async () => {
-	Object.assign(retryPolicy, savedRetry);
+	Object.assign(confirmPolicy, { retry: DEFAULT_RETRY_POLICY });
 	await sim.close();
 });
 

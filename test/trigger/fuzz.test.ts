@@ -5,7 +5,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { CALLBACK_LIMITS, parseCallback } from '../../nodes/shared/callbacks';
+import { CALLBACK_LIMITS, parseCallback } from '../../nodes/shared/gateway/callbacks';
 import { answerLikeN8n, callWebhook } from './fakes';
 import { imageSuccess, musicComplete, videoSuccess } from './samples';
 

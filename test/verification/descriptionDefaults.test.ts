@@ -10,7 +10,7 @@ import { MediaGatewayStoryboard } from '../../nodes/MediaGatewayStoryboard/Media
 import { MediaGatewayTrigger } from '../../nodes/MediaGatewayTrigger/MediaGatewayTrigger.node';
 import { MediaGatewayVideo } from '../../nodes/MediaGatewayVideo/MediaGatewayVideo.node';
 import { DEDUPE_DEFAULTS } from '../../nodes/shared/dedupe';
-import { VIDEO_MODELS } from '../../nodes/shared/schemas';
+import { VIDEO_MODELS } from '../../nodes/shared/gateway/schemas';
 
 /** Every parameter, including those inside collections, with the operations it is shown for. */
 function allParameters(node: INodeType): INodeProperties[] {

@@ -7,8 +7,8 @@
 import { ZodType as Zod3ZodType } from 'zod/v3';
 import { ZodType as Zod4HostZodType } from 'zod-v4/v3';
 
-import { imageGenerateSchema } from '../../nodes/shared/schemas';
-import { parseCallback } from '../../nodes/shared/callbacks';
+import { imageGenerateSchema } from '../../nodes/shared/gateway/schemas';
+import { parseCallback } from '../../nodes/shared/gateway/callbacks';
 import { imageSuccess } from '../trigger/samples';
 import zod3Package from 'zod/package.json';
 import zod4Package from 'zod-v4/package.json';

@@ -28,7 +28,7 @@ import {
 	MAX_BATCH_ITEMS,
 	readBatch,
 	startCallbackWait,
-} from '../../nodes/shared/callbackWait';
+} from '../../nodes/shared/videoTask/callbackWait';
 import { API_KEY, posts, runGateway, startSim, taskGets, type RunOptions, type Simulator } from './helpers';
 
 /** Long enough that nothing finishes on its own while a test pokes the webhook. */

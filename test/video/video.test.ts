@@ -6,7 +6,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { MediaGatewayVideo } from '../../nodes/MediaGatewayVideo/MediaGatewayVideo.node';
-import { retryPolicy } from '../../nodes/shared/transport';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../../nodes/shared/transport/retry';
 import {
 	API_KEY,
 	PNG_BASE64,
@@ -27,7 +27,8 @@ import {
 const COMPLETE_MS = 300;
 
 let sim: Simulator;
-const originalRetryPolicy = { ...retryPolicy };
+/** The retry policy `video()` constructs the node with; a test may change it before it runs. */
+let retryPolicy: { -readonly [K in keyof RetryPolicy]: RetryPolicy[K] } = { ...DEFAULT_RETRY_POLICY };
 
 beforeAll(async () => {
 	sim = await startSim({ videoCompleteAfterMs: COMPLETE_MS });
@@ -43,11 +44,11 @@ beforeEach(() => {
 });
 
 afterEach(() => {
-	Object.assign(retryPolicy, originalRetryPolicy);
+	retryPolicy = { ...DEFAULT_RETRY_POLICY };
 });
 
 const video = (parameters: INodeParameters, options?: RunOptions) =>
-	runGateway(sim, new MediaGatewayVideo(), parameters, options);
+	runGateway(sim, new MediaGatewayVideo({ retryPolicy }), parameters, options);
 
 const POLL_FAST = { pollIntervalSeconds: 0.1, waitTimeoutMinutes: 1 };
 

@@ -1,46 +1,54 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-import { imageInputProperties, readImageInput } from '../../shared/binary';
-import { downloadOptions, optionsCollection } from '../../shared/options';
-import { IMAGE_STYLE_TYPES, imageEditSchema } from '../../shared/schemas';
-import { stringParameter } from '../../shared/validation';
-import { promptProperty, sendImageRequest } from './common';
+import type { ItemRun } from '../../shared/execution/itemRunner';
+import { IMAGE_STYLE_TYPES, imageEditSchema } from '../../shared/gateway/schemas';
+import { fieldLabels } from '../../shared/gateway/validation';
+import { imageInput } from '../../shared/parameters/imageInput';
+import { downloadOptions, optionsCollection } from '../../shared/parameters/options';
+import { promptProperty } from '../../shared/parameters/prompt';
+import { readText } from '../../shared/parameters/read';
+import { sendImageRequest } from './request';
 
-const show = { operation: ['edit'] };
+const prompt = promptProperty({ description: 'What to change in the image', placeholder: 'e.g. Put a red scarf on the fox' });
+const image = imageInput({ name: 'image', displayName: 'Image' });
+const mask = imageInput({
+	name: 'mask',
+	displayName: 'Mask',
+	optional: true,
+	description: 'An optional mask image marking the region to edit. The gateway documents masks as URLs; binary and base64 masks are sent as data URIs.',
+});
+const style: INodeProperties = {
+	displayName: 'Style',
+	name: 'styleType',
+	type: 'options',
+	options: [{ name: 'Gateway Default', value: '' }, ...IMAGE_STYLE_TYPES.map((value) => ({ name: value, value }))],
+	default: '',
+	description:
+		'These are the styles Generate accepts; the gateway may accept others for Edit. Use an expression to send another value.',
+};
 
-export const properties: INodeProperties[] = [
-	promptProperty('edit', 'What to change in the image'),
-	...imageInputProperties({ name: 'image', displayName: 'Image', show }),
-	...imageInputProperties({
-		name: 'mask',
-		displayName: 'Mask',
-		show,
-		optional: true,
-		description: 'An optional mask image marking the region to edit. The gateway documents masks as URLs; binary and base64 masks are sent as data URIs.',
-	}),
-	{
-		displayName: 'Style',
-		name: 'styleType',
-		type: 'options',
-		options: [{ name: 'Gateway Default', value: '' }, ...IMAGE_STYLE_TYPES.map((value) => ({ name: value, value }))],
-		default: '',
-		displayOptions: { show },
-		description:
-			'The spec does not list the styles Edit accepts; these are the Generate styles. Use an expression to send another value.',
-	},
-	optionsCollection('edit', downloadOptions('Image', true)),
+const properties: INodeProperties[] = [
+	prompt,
+	...image.properties,
+	...mask.properties,
+	style,
+	optionsCollection(downloadOptions('Image', true)),
 ];
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	return await sendImageRequest(this, itemIndex, {
+export const description = updateDisplayOptions({ show: { operation: ['edit'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number, run: ItemRun): Promise<INodeExecutionData[]> {
+	return await sendImageRequest(this, itemIndex, run, {
 		operation: 'edit',
 		endpoint: 'edit',
 		schema: imageEditSchema,
 		body: {
-			prompt: stringParameter(this, 'prompt', itemIndex, 'Prompt'),
-			image: await readImageInput(this, itemIndex, 'image', 'Image'),
-			mask: await readImageInput(this, itemIndex, 'mask', 'Mask'),
-			style_type: stringParameter(this, 'styleType', itemIndex, 'Style'),
+			prompt: readText(this, prompt, itemIndex),
+			image: await image.read(this, itemIndex),
+			mask: await mask.read(this, itemIndex),
+			style_type: readText(this, style, itemIndex),
 		},
+		labels: fieldLabels({ prompt, image, mask, style_type: style }),
 	});
 }

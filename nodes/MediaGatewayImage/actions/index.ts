@@ -1,6 +1,7 @@
+/** The Image node's operations: the Operation parameter and one registration per operation. */
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { OperationExecutor } from '../../shared/router';
+import type { OperationExecutor } from '../../shared/execution/itemRunner';
 import * as edit from './edit.operation';
 import * as generate from './generate.operation';
 import * as reframe from './reframe.operation';
@@ -22,19 +23,14 @@ export const operationProperty: INodeProperties = {
 	default: 'generate',
 };
 
-export const operations: Record<string, OperationExecutor> = {
-	generate: generate.execute,
-	edit: edit.execute,
-	remix: remix.execute,
-	reframe: reframe.execute,
-	replaceBackground: replaceBackground.execute,
-};
+/** Every operation once: its panel parameters and its execute, in the order the panel lists them. */
+const registry = { generate, edit, remix, reframe, replaceBackground };
+
+export const operations: Record<string, OperationExecutor> = Object.fromEntries(
+	Object.entries(registry).map(([name, operation]) => [name, operation.execute]),
+);
 
 export const properties: INodeProperties[] = [
 	operationProperty,
-	...generate.properties,
-	...edit.properties,
-	...remix.properties,
-	...reframe.properties,
-	...replaceBackground.properties,
+	...Object.values(registry).flatMap((operation) => operation.description),
 ];

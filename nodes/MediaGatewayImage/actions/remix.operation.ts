@@ -1,38 +1,48 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-import { imageInputProperties, readImageInput } from '../../shared/binary';
-import { downloadOptions, optionsCollection } from '../../shared/options';
-import { imageRemixSchema } from '../../shared/schemas';
-import { numberParameter, stringParameter } from '../../shared/validation';
-import { promptProperty, sendImageRequest } from './common';
+import type { ItemRun } from '../../shared/execution/itemRunner';
+import { imageRemixSchema } from '../../shared/gateway/schemas';
+import { fieldLabels } from '../../shared/gateway/validation';
+import { imageInput } from '../../shared/parameters/imageInput';
+import { downloadOptions, optionsCollection } from '../../shared/parameters/options';
+import { promptProperty } from '../../shared/parameters/prompt';
+import { readNumber, readText } from '../../shared/parameters/read';
+import { sendImageRequest } from './request';
 
-const show = { operation: ['remix'] };
+const prompt = promptProperty({
+	description: 'The new prompt for the variant',
+	placeholder: 'e.g. The same scene at night, in falling snow',
+});
+const image = imageInput({ name: 'image', displayName: 'Reference Image' });
+const imageWeight: INodeProperties = {
+	displayName: 'Image Weight',
+	name: 'imageWeight',
+	type: 'number',
+	typeOptions: { minValue: 0, maxValue: 100 },
+	default: 50,
+	description: 'How closely the variant follows the reference image, from 0 (loosely) to 100 (closely)',
+};
 
-export const properties: INodeProperties[] = [
-	promptProperty('remix', 'The new prompt for the variant'),
-	...imageInputProperties({ name: 'image', displayName: 'Reference Image', show }),
-	{
-		displayName: 'Image Weight',
-		name: 'imageWeight',
-		type: 'number',
-		typeOptions: { minValue: 0, maxValue: 100 },
-		default: 50,
-		displayOptions: { show },
-		description: 'How closely the variant follows the reference image, from 0 (loosely) to 100 (closely)',
-	},
-	optionsCollection('remix', downloadOptions('Image', true)),
+const properties: INodeProperties[] = [
+	prompt,
+	...image.properties,
+	imageWeight,
+	optionsCollection(downloadOptions('Image', true)),
 ];
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	return await sendImageRequest(this, itemIndex, {
+export const description = updateDisplayOptions({ show: { operation: ['remix'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number, run: ItemRun): Promise<INodeExecutionData[]> {
+	return await sendImageRequest(this, itemIndex, run, {
 		operation: 'remix',
 		endpoint: 'remix',
 		schema: imageRemixSchema,
 		body: {
-			prompt: stringParameter(this, 'prompt', itemIndex, 'Prompt'),
-			image: await readImageInput(this, itemIndex, 'image', 'Reference Image'),
-			image_weight: numberParameter(this, 'imageWeight', itemIndex, 'Image Weight'),
+			prompt: readText(this, prompt, itemIndex),
+			image: await image.read(this, itemIndex),
+			image_weight: readNumber(this, imageWeight, itemIndex),
 		},
-		labels: { image: 'Reference Image' },
+		labels: fieldLabels({ prompt, image, image_weight: imageWeight }),
 	});
 }

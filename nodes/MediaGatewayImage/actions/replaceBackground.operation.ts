@@ -1,27 +1,34 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-import { imageInputProperties, readImageInput } from '../../shared/binary';
-import { downloadOptions, optionsCollection } from '../../shared/options';
-import { imageReplaceBackgroundSchema } from '../../shared/schemas';
-import { stringParameter } from '../../shared/validation';
-import { promptProperty, sendImageRequest } from './common';
+import type { ItemRun } from '../../shared/execution/itemRunner';
+import { imageReplaceBackgroundSchema } from '../../shared/gateway/schemas';
+import { fieldLabels } from '../../shared/gateway/validation';
+import { imageInput } from '../../shared/parameters/imageInput';
+import { downloadOptions, optionsCollection } from '../../shared/parameters/options';
+import { promptProperty } from '../../shared/parameters/prompt';
+import { readText } from '../../shared/parameters/read';
+import { sendImageRequest } from './request';
 
-const show = { operation: ['replaceBackground'] };
+const prompt = promptProperty({
+	description: 'Description of the new background behind the detected subject',
+	placeholder: 'e.g. A sunny beach with palm trees',
+});
+const image = imageInput({ name: 'image', displayName: 'Image' });
 
-export const properties: INodeProperties[] = [
-	promptProperty('replaceBackground', 'Description of the new background behind the detected subject'),
-	...imageInputProperties({ name: 'image', displayName: 'Image', show }),
-	optionsCollection('replaceBackground', downloadOptions('Image', true)),
-];
+const properties: INodeProperties[] = [prompt, ...image.properties, optionsCollection(downloadOptions('Image', true))];
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	return await sendImageRequest(this, itemIndex, {
+export const description = updateDisplayOptions({ show: { operation: ['replaceBackground'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number, run: ItemRun): Promise<INodeExecutionData[]> {
+	return await sendImageRequest(this, itemIndex, run, {
 		operation: 'replaceBackground',
 		endpoint: 'replace-background',
 		schema: imageReplaceBackgroundSchema,
 		body: {
-			prompt: stringParameter(this, 'prompt', itemIndex, 'Prompt'),
-			image: await readImageInput(this, itemIndex, 'image', 'Image'),
+			prompt: readText(this, prompt, itemIndex),
+			image: await image.read(this, itemIndex),
 		},
+		labels: fieldLabels({ prompt, image }),
 	});
 }

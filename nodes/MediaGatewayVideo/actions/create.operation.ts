@@ -1,68 +1,63 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-import { imageInputProperties, readImageInput } from '../../shared/binary';
-import { videoCreateSchema } from '../../shared/schemas';
-import { numberParameter, stringParameter } from '../../shared/validation';
+import { fieldLabels } from '../../shared/gateway/validation';
+import { imageInput } from '../../shared/parameters/imageInput';
+import { promptProperty } from '../../shared/parameters/prompt';
+import { readNumber, readText } from '../../shared/parameters/read';
+import type { VideoRequest } from '../../shared/videoTask/completion';
 import {
 	callbackUrlProperty,
 	completionProperties,
 	modelTierProperty,
-	readCallbackUrl,
-	type VideoRequest,
-	videoCreateExecutor,
-	videoPromptProperty,
-} from '../../shared/videoCompletion';
+	sizeProperty,
+} from '../../shared/videoTask/properties';
+import { videosCreateRequest } from '../../shared/videoTask/videosRequest';
 
-const operations = ['create'];
-const show = { operation: operations };
+const prompt = promptProperty({
+	description: 'Description of the video. With a reference image, describe how it should move.',
+	placeholder: 'e.g. A paper boat drifting down a rainy street, slow motion',
+});
+const duration: INodeProperties = {
+	displayName: 'Duration',
+	name: 'duration',
+	type: 'number',
+	typeOptions: { minValue: 1, numberPrecision: 0 },
+	default: 5,
+	// docs/gateway-interface.md, "Decisions where the interface is silent": the unit is not given; seconds is assumed.
+	description: 'Length of the video as a whole number (seconds on gateways of this kind)',
+};
+const referenceImage = imageInput({
+	name: 'referenceImage',
+	displayName: 'Reference Image',
+	optional: true,
+	description: 'An optional image the video starts from (image-to-video)',
+});
 
-export const properties: INodeProperties[] = [
-	modelTierProperty(operations),
-	videoPromptProperty(operations, 'Description of the video. With a reference image, describe how it should move.'),
-	{
-		displayName: 'Size',
-		name: 'size',
-		type: 'string',
-		default: '1280x720',
-		placeholder: '1280x720',
-		displayOptions: { show },
-		description: 'Frame size as &lt;width&gt;x&lt;height&gt;. Leave empty for the gateway default.',
-	},
-	{
-		displayName: 'Duration',
-		name: 'duration',
-		type: 'number',
-		typeOptions: { minValue: 1, numberPrecision: 0 },
-		default: 5,
-		displayOptions: { show },
-		description:
-			'Length of the video as a whole number. The spec does not give the unit; gateways of this kind use seconds.',
-	},
-	...imageInputProperties({
-		name: 'referenceImage',
-		displayName: 'Reference Image',
-		show,
-		optional: true,
-		description: 'An optional image the video starts from (image-to-video)',
-	}),
-	callbackUrlProperty(operations),
-	...completionProperties(operations),
+const properties: INodeProperties[] = [
+	modelTierProperty,
+	prompt,
+	sizeProperty,
+	duration,
+	...referenceImage.properties,
+	callbackUrlProperty,
+	...completionProperties,
 ];
 
-/** The request that creates this item's task. */
-export async function build(ctx: IExecuteFunctions, itemIndex: number): Promise<VideoRequest> {
-	return {
-		path: '/v1/videos',
-		schema: videoCreateSchema,
-		body: {
-			model: stringParameter(ctx, 'model', itemIndex, 'Quality Tier'),
-			prompt: stringParameter(ctx, 'prompt', itemIndex, 'Prompt'),
-			size: stringParameter(ctx, 'size', itemIndex, 'Size'),
-			duration: numberParameter(ctx, 'duration', itemIndex, 'Duration'),
-			image_url: await readImageInput(ctx, itemIndex, 'referenceImage', 'Reference Image'),
-			notifyHook: readCallbackUrl(ctx, itemIndex),
-		},
-	};
-}
+export const description = updateDisplayOptions({ show: { operation: ['create'] } }, properties);
 
-export const execute = videoCreateExecutor(build);
+/** The request that creates this item's task. */
+export async function createTask(ctx: IExecuteFunctions, itemIndex: number): Promise<VideoRequest> {
+	const fields = { prompt, size: sizeProperty, duration, image_url: referenceImage };
+	return videosCreateRequest(
+		ctx,
+		itemIndex,
+		{
+			prompt: readText(ctx, prompt, itemIndex),
+			size: readText(ctx, sizeProperty, itemIndex),
+			duration: readNumber(ctx, duration, itemIndex),
+			image_url: await referenceImage.read(ctx, itemIndex),
+		},
+		fieldLabels(fields),
+	);
+}

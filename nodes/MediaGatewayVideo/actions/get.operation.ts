@@ -1,13 +1,17 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-import { assertTaskId, fetchVideoTask, videoTaskJson } from '../../shared/tasks';
-import { optionsCollection } from '../../shared/options';
+import type { ItemRun } from '../../shared/execution/itemRunner';
+import { optionsCollection } from '../../shared/parameters/options';
+import { assertTaskId, fetchVideoTask, videoTaskJson } from '../../shared/videoTask/task';
 import { taskIdProperty } from './taskId';
 
-export const properties: INodeProperties[] = [taskIdProperty('get'), optionsCollection('get', [])];
+const properties: INodeProperties[] = [taskIdProperty, optionsCollection([])];
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const taskId = assertTaskId(this, this.getNodeParameter('taskId', itemIndex), itemIndex);
-	const task = await fetchVideoTask(this, itemIndex, taskId);
+export const description = updateDisplayOptions({ show: { operation: ['get'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number, run: ItemRun): Promise<INodeExecutionData[]> {
+	const taskId = assertTaskId(this, this.getNodeParameter(taskIdProperty.name, itemIndex), itemIndex, taskIdProperty.displayName);
+	const task = await fetchVideoTask(this, itemIndex, taskId, run.transport);
 	return [{ json: videoTaskJson(task, taskId) }];
 }

@@ -1,7 +1,7 @@
+/** The Video node's operations: the Operation parameter and one registration per operation. */
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { OperationExecutor } from '../../shared/router';
-import type { VideoRequestBuilder } from '../../shared/videoCompletion';
+import type { VideoOperation } from '../../shared/videoTask/completion';
 import * as create from './create.operation';
 import * as createUnified from './createUnified.operation';
 import * as get from './get.operation';
@@ -36,23 +36,18 @@ export const operationProperty: INodeProperties = {
 	default: 'create',
 };
 
-export const operations: Record<string, OperationExecutor> = {
-	create: create.execute,
-	createUnified: createUnified.execute,
+/** Every operation once. A task-creating operation registers its request builder; Get and Wait their execute. */
+export const operations: Record<string, VideoOperation> = {
+	create: { createTask: create.createTask },
+	createUnified: { createTask: createUnified.createTask },
 	get: get.execute,
 	wait: wait.execute,
 };
 
-/** Operations that create a task, and so support Completion → Wait for Callback. */
-export const requestBuilders: Record<string, VideoRequestBuilder> = {
-	create: create.build,
-	createUnified: createUnified.build,
-};
-
 export const properties: INodeProperties[] = [
 	operationProperty,
-	...create.properties,
-	...createUnified.properties,
-	...get.properties,
-	...wait.properties,
+	...create.description,
+	...createUnified.description,
+	...get.description,
+	...wait.description,
 ];

@@ -1,14 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-export function taskIdProperty(operation: string): INodeProperties {
-	return {
-		displayName: 'Task ID',
-		name: 'taskId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. {{ $json.taskId }}',
-		displayOptions: { show: { operation: [operation] } },
-		description: 'The ID a create operation returned',
-	};
-}
+/** The Task ID parameter of Get Task and Wait for Task. */
+export const taskIdProperty: INodeProperties = {
+	displayName: 'Task ID',
+	name: 'taskId',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'e.g. {{ $json.taskId }}',
+	description: 'The ID a create operation returned',
+};

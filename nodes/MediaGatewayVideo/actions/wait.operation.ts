@@ -1,23 +1,22 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-import { downloadOptions, optionsCollection } from '../../shared/options';
-import type { ItemRun } from '../../shared/router';
-import { assertTaskId, finishedVideoItem, resultOptions, waitForVideoTask } from '../../shared/tasks';
-import { pollSettingsProperties, readPollSettings } from '../../shared/videoCompletion';
+import type { ItemRun } from '../../shared/execution/itemRunner';
+import { downloadOptions, optionsCollection } from '../../shared/parameters/options';
+import { pollSettingsProperties, readPollSettings } from '../../shared/videoTask/properties';
+import { assertTaskId, finishedVideoItem, resultOptions, waitForVideoTask } from '../../shared/videoTask/task';
 import { taskIdProperty } from './taskId';
 
-export const properties: INodeProperties[] = [
-	taskIdProperty('wait'),
-	...pollSettingsProperties({ operation: ['wait'] }),
-	optionsCollection('wait', downloadOptions('Video', false)),
+const properties: INodeProperties[] = [
+	taskIdProperty,
+	...pollSettingsProperties(),
+	optionsCollection(downloadOptions('Video', false)),
 ];
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	run: ItemRun,
-): Promise<INodeExecutionData[]> {
-	const taskId = assertTaskId(this, this.getNodeParameter('taskId', itemIndex), itemIndex);
+export const description = updateDisplayOptions({ show: { operation: ['wait'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number, run: ItemRun): Promise<INodeExecutionData[]> {
+	const taskId = assertTaskId(this, this.getNodeParameter(taskIdProperty.name, itemIndex), itemIndex, taskIdProperty.displayName);
 	const task = await waitForVideoTask(this, itemIndex, taskId, readPollSettings(this, itemIndex), run);
-	return [await finishedVideoItem(this, itemIndex, task, taskId, resultOptions(this, itemIndex))];
+	return [await finishedVideoItem(this, itemIndex, task, taskId, resultOptions(this, itemIndex), run.transport)];
 }

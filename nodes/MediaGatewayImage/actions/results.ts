@@ -1,7 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { downloadToBinary } from './binary';
+import type { ItemRun } from '../../shared/execution/itemRunner';
+import { readDownloadLimits } from '../../shared/parameters/options';
+import { downloadToBinary } from '../../shared/transport/download';
 
 interface GatewayImage {
 	url?: string;
@@ -17,15 +19,17 @@ function parseResolution(resolution: unknown): { width?: number; height?: number
 }
 
 /**
- * One output item per generated image. The spec shows this shape for Generate only; the other
- * image operations are assumed to answer alike, and an answer without a `data` list is passed
- * through unchanged rather than guessed at.
+ * One output item per generated image. docs/gateway-interface.md ("Images") shows this answer for
+ * Generate only; the other image operations are assumed to answer alike, and an answer without a
+ * `data` list is passed through unchanged rather than guessed at ("Decisions where the interface
+ * is silent").
  */
 export async function imageResultItems(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	response: IDataObject,
 	operation: string,
+	run: Pick<ItemRun, 'transport'>,
 ): Promise<INodeExecutionData[]> {
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const download = options.download !== false;
@@ -64,6 +68,8 @@ export async function imageResultItems(
 						fileNameBase: `image-${String(image.seed ?? position)}`,
 						defaultMimeType: 'image/png',
 						expectedPrefix: 'image/',
+						limits: readDownloadLimits(ctx, itemIndex, 'image'),
+						retry: run.transport.retry,
 					}),
 				};
 			}

@@ -1,10 +1,27 @@
 /**
- * The item loop every action node shares: one place that reads the operation, runs items with a
+ * The item runner every action node shares: one place that reads the operation, runs items with a
  * bounded concurrency, keeps output order equal to input order, links every output item to its
  * input item, and decides what a failure does (error item under "Continue On Fail", else stop).
  */
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import type { TransportOptions } from '../transport/request';
+import type { RetryPolicy } from '../transport/retry';
+import { asNodeError, errorItemJson, GatewayTaskError } from './errors';
+
+/** What a node is constructed with: nothing in n8n; tests pass e.g. a faster retry policy. */
+export interface NodeSettings {
+	retryPolicy?: RetryPolicy;
+}
+
+/** Advice after a 429: this option is the user's lever. */
+export const CONCURRENCY_HINT = 'Lower the Concurrency option, add a Wait node between batches, or try again later.';
+
+/** What every request of an item run passes to the transport. */
+export function transportOptions(settings: NodeSettings): TransportOptions {
+	return { retry: settings.retryPolicy, hints: { rateLimited: CONCURRENCY_HINT } };
+}
 
 /**
  * What an operation gets besides its item index: a signal that fires when the execution is
@@ -21,6 +38,14 @@ export interface ItemRun {
 	 * item's error output, names it, so no created task is lost from view.
 	 */
 	recordTask(taskId: string): void;
+	/** Passed to every gateway request of the item: the node's retry policy and the error hints of this runner. */
+	transport: TransportOptions;
+}
+
+/** One operation as a node registers it: its panel parameters and its execute. */
+export interface OperationModule {
+	description: INodeProperties[];
+	execute: OperationExecutor;
 }
 
 export type OperationExecutor = (
@@ -43,9 +68,10 @@ export const concurrencyOption: INodeProperties = {
 		'How many input items talk to the gateway at the same time; 1 sends them one after another. Waiting for a task to finish does not take a place, so many videos can render at once. Lower it if the gateway rate-limits you.',
 };
 
-export async function routeItems(
+export async function runItems(
 	this: IExecuteFunctions,
 	operations: Record<string, OperationExecutor>,
+	settings: NodeSettings = {},
 ): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	if (items.length === 0) return [[]];
@@ -70,6 +96,7 @@ export async function routeItems(
 	const slots = new Semaphore(concurrency);
 	/** Tasks created so far, by item: what a failure must not hide. */
 	const createdTasks = new Map<number, string[]>();
+	const transport = transportOptions(settings);
 	const runFor = (itemIndex: number): ItemRun => ({
 		signal,
 		async idle(wait) {
@@ -83,6 +110,7 @@ export async function routeItems(
 		recordTask(taskId) {
 			createdTasks.set(itemIndex, [...(createdTasks.get(itemIndex) ?? []), taskId]);
 		},
+		transport,
 	});
 
 	const runOne = async (itemIndex: number): Promise<void> => {
@@ -90,7 +118,7 @@ export async function routeItems(
 			const produced = await executor.call(this, itemIndex, runFor(itemIndex));
 			results[itemIndex] = produced.map((item) => ({ ...item, pairedItem: { item: itemIndex } }));
 		} catch (caught) {
-			const error = asNodeError(this, caught, itemIndex);
+			const error = asNodeError(this.getNode(), caught, itemIndex);
 			if (continueOnFail) {
 				results[itemIndex] = [errorItem(error, itemIndex, createdTasks.get(itemIndex) ?? [])];
 			} else if (!firstFailure) {
@@ -122,29 +150,15 @@ export async function routeItems(
 }
 
 function readConcurrency(ctx: IExecuteFunctions): number {
-	const raw = ctx.getNodeParameter('options.concurrency', 0, DEFAULT_CONCURRENCY) as unknown;
+	const raw = ctx.getNodeParameter(`options.${concurrencyOption.name}`, 0, DEFAULT_CONCURRENCY) as unknown;
 	const value = Number(raw);
 	if (!Number.isInteger(value) || value < 1 || value > MAX_CONCURRENCY) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`Concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}`,
-			{ description: `Got "${String(raw)}". Set Options → Concurrency to, for example, ${DEFAULT_CONCURRENCY}.` },
-		);
+		const label = concurrencyOption.displayName;
+		throw new NodeOperationError(ctx.getNode(), `${label} must be a whole number from 1 to ${MAX_CONCURRENCY}`, {
+			description: `Got "${String(raw)}". Set Options → ${label} to, for example, ${DEFAULT_CONCURRENCY}.`,
+		});
 	}
 	return value;
-}
-
-/** Every failure leaves the router as an n8n error that knows its item. */
-export function asNodeError(
-	ctx: IExecuteFunctions,
-	caught: unknown,
-	itemIndex: number,
-): NodeApiError | NodeOperationError {
-	if (caught instanceof NodeApiError || caught instanceof NodeOperationError) {
-		if (caught.context.itemIndex === undefined) caught.context.itemIndex = itemIndex;
-		return caught;
-	}
-	return new NodeOperationError(ctx.getNode(), caught as Error, { itemIndex });
 }
 
 function errorItem(
@@ -152,13 +166,10 @@ function errorItem(
 	itemIndex: number,
 	taskIds: string[],
 ): INodeExecutionData {
-	const json: INodeExecutionData['json'] = { error: error.message };
-	if (error.description) json.description = error.description;
-	if (error instanceof NodeApiError && error.httpCode) json.httpCode = error.httpCode;
+	const json = errorItemJson(error);
 	if (taskIds.length === 1) json.taskId = taskIds[0];
 	else if (taskIds.length > 1) json.taskIds = taskIds;
-	const extra = (error as { gatewayTask?: INodeExecutionData['json'] }).gatewayTask;
-	if (extra) Object.assign(json, extra);
+	if (error instanceof GatewayTaskError) Object.assign(json, error.gatewayTask);
 	return { json, pairedItem: { item: itemIndex } };
 }
 

@@ -1,7 +1,8 @@
 import type { IExecuteFunctions, INodeProperties, IWebhookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { concurrencyOption } from './router';
+import { concurrencyOption } from '../execution/itemRunner';
+import type { DownloadLimits } from '../transport/download';
 
 type DownloadNoun = 'Image' | 'Video';
 
@@ -16,25 +17,33 @@ export const DOWNLOAD_LIMIT_DEFAULTS: Record<DownloadNoun, { maxMb: number; time
 	Video: { maxMb: 500, timeSeconds: 600 },
 };
 
+const maxSizeProperty: INodeProperties = {
+	displayName: 'Max Download Size (MB)',
+	name: 'maxDownloadSizeMb',
+	type: 'number',
+	typeOptions: { minValue: 1, numberPrecision: 0 },
+	default: 50,
+};
+
+const timeLimitProperty: INodeProperties = {
+	displayName: 'Download Time Limit (Seconds)',
+	name: 'downloadTimeLimitSeconds',
+	type: 'number',
+	typeOptions: { minValue: 1, numberPrecision: 0 },
+	default: 120,
+};
+
 /** "Download ...", "Put Output File in Field" and the download limits, shared by every operation that returns files. */
 export function downloadOptions(noun: DownloadNoun, defaultDownload: boolean): INodeProperties[] {
 	const kind = noun.toLowerCase();
 	// Literal defaults (n8n's scanner requires them); the video values replace them below and
 	// DOWNLOAD_LIMIT_DEFAULTS must match (tested).
 	const maxSize: INodeProperties = {
-		displayName: 'Max Download Size (MB)',
-		name: 'maxDownloadSizeMb',
-		type: 'number',
-		typeOptions: { minValue: 1, numberPrecision: 0 },
-		default: 50,
+		...maxSizeProperty,
 		description: `Applies when the ${kind} is downloaded. A larger file is not stored: the download stops as soon as it passes this size and the item fails with an error naming the file's host. 1 MB = 1,048,576 bytes.`,
 	};
 	const timeLimit: INodeProperties = {
-		displayName: 'Download Time Limit (Seconds)',
-		name: 'downloadTimeLimitSeconds',
-		type: 'number',
-		typeOptions: { minValue: 1, numberPrecision: 0 },
-		default: 120,
+		...timeLimitProperty,
 		description: `Applies when the ${kind} is downloaded: the longest the download may take from the first request to the last byte, redirects included`,
 	};
 	const video = noun === 'Video';
@@ -60,13 +69,6 @@ export function downloadOptions(noun: DownloadNoun, defaultDownload: boolean): I
 	];
 }
 
-export interface DownloadLimits {
-	maxMb: number;
-	maxBytes: number;
-	timeSeconds: number;
-	timeMs: number;
-}
-
 /** The download limits of one item, checked; read in webhook contexts too (Wait for Callback's resume). */
 export function readDownloadLimits(
 	ctx: IExecuteFunctions | IWebhookFunctions,
@@ -78,8 +80,9 @@ export function readDownloadLimits(
 		'getBodyData' in ctx
 			? (ctx as IWebhookFunctions).getNodeParameter(`options.${name}`, fallback)
 			: (ctx as IExecuteFunctions).getNodeParameter(`options.${name}`, itemIndex, fallback);
-	const check = (name: string, label: string, fallback: number): number => {
-		const raw = read(name, fallback);
+	const check = (property: INodeProperties, fallback: number): number => {
+		const raw = read(property.name, fallback);
+		const label = property.displayName;
 		const value = Number(raw);
 		if (!Number.isFinite(value) || value <= 0) {
 			throw new NodeOperationError(ctx.getNode(), `${label} must be a number greater than 0`, {
@@ -89,16 +92,18 @@ export function readDownloadLimits(
 		}
 		return value;
 	};
-	const maxMb = check('maxDownloadSizeMb', 'Max Download Size (MB)', defaults.maxMb);
-	const timeSeconds = check('downloadTimeLimitSeconds', 'Download Time Limit (Seconds)', defaults.timeSeconds);
+	const maxMb = check(maxSizeProperty, defaults.maxMb);
+	const timeSeconds = check(timeLimitProperty, defaults.timeSeconds);
 	return { maxMb, maxBytes: Math.floor(maxMb * 1024 * 1024), timeSeconds, timeMs: Math.round(timeSeconds * 1000) };
 }
 
-/** The Options collection of one operation: its own entries plus Concurrency, shown last. */
+/**
+ * The Options collection of one operation: its own entries plus Concurrency, shown last. The
+ * operation's file adds its `operation` condition (updateDisplayOptions); `show` adds others.
+ */
 export function optionsCollection(
-	operation: string | string[],
 	entries: INodeProperties[],
-	extraShow: Record<string, Array<string | boolean>> = {},
+	show?: Record<string, Array<string | boolean>>,
 ): INodeProperties {
 	return {
 		displayName: 'Options',
@@ -106,7 +111,7 @@ export function optionsCollection(
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		displayOptions: { show: { operation: Array.isArray(operation) ? operation : [operation], ...extraShow } },
+		...(show ? { displayOptions: { show } } : {}),
 		options: [...entries, concurrencyOption],
 	};
 }

@@ -1,5 +1,5 @@
 /**
- * The spec's request tables, in code. Every body is checked here before it is sent, so a mistake
+ * The gateway's request bodies (docs/gateway-interface.md: "Images", "Videos", "Storyboards", "Characters"), in code. Every body is checked here before it is sent, so a mistake
  * costs the user a clear message instead of a paid, failed request. Messages say what to enter.
  */
 // zod comes from the n8n host. `zod/v3` is the same API on hosts with zod 3.25+ (n8n 1.123, 2.41) and
@@ -77,7 +77,8 @@ export const imageEditSchema = z
 		prompt: requiredText('a description of the edit'),
 		image: imageReference('the image to edit'),
 		mask: imageReference('the mask image').optional(),
-		// The spec does not list the allowed values for edit; any non-empty word is passed through.
+		// The interface lists no values for Edit; any non-empty word is passed through (docs/gateway-interface.md,
+		// "Decisions where the interface is silent").
 		style_type: optionalText,
 	})
 	.strict();
@@ -97,7 +98,7 @@ export const imageRemixSchema = z
 export const imageReframeSchema = z
 	.object({
 		image: imageReference('the image to reframe'),
-		// Format not shown in the spec: passed through as typed.
+		// The interface gives no format: passed through as typed (docs/gateway-interface.md, "Decisions where the interface is silent").
 		resolution: optionalText,
 	})
 	.strict();

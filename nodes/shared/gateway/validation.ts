@@ -1,9 +1,19 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import type { ZodIssue, ZodType, ZodTypeDef } from 'zod/v3';
 
 /** Maps a body field to the name the user sees in the node panel, so errors point at the right box. */
 export type FieldLabels = Record<string, string>;
+
+/**
+ * The labels of a request body, derived from the panel parameters (or image inputs) each body field
+ * is read from, so a validation message uses the label the panel shows and no label is written twice.
+ */
+export function fieldLabels(fields: Record<string, Pick<INodeProperties, 'displayName'> | string>): FieldLabels {
+	return Object.fromEntries(
+		Object.entries(fields).map(([key, field]) => [key, typeof field === 'string' ? field : field.displayName]),
+	);
+}
 
 export function labelFor(path: Array<string | number>, labels: FieldLabels): string {
 	const [head, index, ...rest] = path;
@@ -57,44 +67,4 @@ export function compact<T extends IDataObject>(body: T): T {
 		out[key] = value;
 	}
 	return out as T;
-}
-
-/** Reads a string parameter, trimmed; anything but a string or number is reported by name. */
-export function stringParameter(
-	ctx: IExecuteFunctions,
-	name: string,
-	itemIndex: number,
-	label: string,
-	fallback = '',
-): string {
-	const value = ctx.getNodeParameter(name, itemIndex, fallback) as unknown;
-	if (value === undefined || value === null) return '';
-	if (typeof value === 'string') return value.trim();
-	if (typeof value === 'number') return String(value);
-	throw new NodeOperationError(ctx.getNode(), `${label} must be text`, {
-		itemIndex,
-		description: `Got a ${Array.isArray(value) ? 'list' : typeof value}. If you use an expression, make it return text.`,
-	});
-}
-
-/**
- * Reads a number parameter. Expressions can hand over numeric text ("42"), which is accepted;
- * anything else is reported by name rather than sent as NaN.
- */
-export function numberParameter(
-	ctx: IExecuteFunctions,
-	name: string,
-	itemIndex: number,
-	label: string,
-): number | undefined {
-	const value = ctx.getNodeParameter(name, itemIndex, undefined) as unknown;
-	if (value === undefined || value === null || value === '') return undefined;
-	const parsed = typeof value === 'number' ? value : typeof value === 'string' ? Number(value.trim()) : NaN;
-	if (!Number.isFinite(parsed)) {
-		throw new NodeOperationError(ctx.getNode(), `${label} must be a number`, {
-			itemIndex,
-			description: `Got "${String(value).slice(0, 100)}".`,
-		});
-	}
-	return parsed;
 }

@@ -1,13 +1,13 @@
 /**
  * One status vocabulary for every gateway task, whatever endpoint or callback reported it.
- * The spec uses several words for the same thing (`completed` on query, `succeed` in video
+ * The gateway uses several words for the same thing (docs/gateway-interface.md, "Task status") (`completed` on query, `succeed` in video
  * callbacks, `complete` in music callbacks, `SUCCESS` in image callbacks); nodes and the
  * trigger only ever branch on the normalised `state`, and keep the raw word beside it.
  */
 export type TaskState = 'queued' | 'running' | 'succeeded' | 'failed' | 'unknown';
 
 const STATE_BY_STATUS: Record<string, TaskState> = {
-	// Words the spec shows.
+	// Words docs/gateway-interface.md ("Task status") lists.
 	not_start: 'queued',
 	processing: 'running',
 	in_progress: 'running',
@@ -16,7 +16,8 @@ const STATE_BY_STATUS: Record<string, TaskState> = {
 	succeed: 'succeeded',
 	success: 'succeeded',
 	failure: 'failed',
-	// Words the spec does not show but a gateway of this family plausibly sends; mapping them
+	// Words the interface does not list but a gateway of this family plausibly sends (docs/gateway-interface.md,
+	// "Decisions where the interface is silent"); mapping them
 	// keeps a failed task from being waited on until the timeout (documented in the README).
 	queued: 'queued',
 	pending: 'queued',

@@ -1,7 +1,37 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+/** The ordered scenes of a storyboard: entered as a list or as JSON (docs/gateway-interface.md, "Storyboards"). */
+import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyCollection } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-const show = { operation: ['create'] };
+import type { FieldLabels } from '../../shared/gateway/validation';
+
+const scenePrompt: INodeProperties = {
+	displayName: 'Prompt',
+	name: 'prompt',
+	type: 'string',
+	typeOptions: { rows: 2 },
+	default: '',
+	required: true,
+	placeholder: 'e.g. A paper boat is set down on a puddle',
+	description: 'What happens in this scene',
+};
+
+const sceneDuration: INodeProperties = {
+	displayName: 'Duration',
+	name: 'duration',
+	type: 'number',
+	typeOptions: { minValue: 1, numberPrecision: 0 },
+	default: 5,
+	description: 'Length of the scene as a whole number (seconds on gateways of this kind)',
+};
+
+const scene: INodePropertyCollection = { name: 'scene', displayName: 'Scene', values: [scenePrompt, sceneDuration] };
+
+/** The labels of the `storyboard` body field and of each scene's fields. */
+export const sceneLabels: FieldLabels = {
+	storyboard: scene.displayName,
+	'storyboard.prompt': scenePrompt.displayName,
+	'storyboard.duration': sceneDuration.displayName,
+};
 
 export const sceneProperties: INodeProperties[] = [
 	{
@@ -17,7 +47,6 @@ export const sceneProperties: INodeProperties[] = [
 			},
 		],
 		default: 'list',
-		displayOptions: { show },
 	},
 	{
 		displayName: 'Scenes',
@@ -26,41 +55,16 @@ export const sceneProperties: INodeProperties[] = [
 		typeOptions: { multipleValues: true, sortable: true, multipleValueButtonText: 'Add Scene' },
 		default: { scene: [{ prompt: '', duration: 5 }] },
 		placeholder: 'Add Scene',
-		displayOptions: { show: { ...show, scenesInput: ['list'] } },
+		displayOptions: { show: { scenesInput: ['list'] } },
 		description: 'The scenes in the order they play. Drag to reorder.',
-		options: [
-			{
-				name: 'scene',
-				displayName: 'Scene',
-				values: [
-					{
-						displayName: 'Prompt',
-						name: 'prompt',
-						type: 'string',
-						typeOptions: { rows: 2 },
-						default: '',
-						required: true,
-						placeholder: 'e.g. A paper boat is set down on a puddle',
-						description: 'What happens in this scene',
-					},
-					{
-						displayName: 'Duration',
-						name: 'duration',
-						type: 'number',
-						typeOptions: { minValue: 1, numberPrecision: 0 },
-						default: 5,
-						description: 'Length of the scene as a whole number (seconds on gateways of this kind)',
-					},
-				],
-			},
-		],
+		options: [scene],
 	},
 	{
 		displayName: 'Scenes (JSON)',
 		name: 'scenesJson',
 		type: 'json',
 		default: '[\n  { "prompt": "A sunrise over a quiet harbour", "duration": 4 },\n  { "prompt": "Fishing boats leave the harbour", "duration": 4 }\n]',
-		displayOptions: { show: { ...show, scenesInput: ['json'] } },
+		displayOptions: { show: { scenesInput: ['json'] } },
 		description: 'An array of scenes in play order, each {"prompt": text, "duration": whole number}',
 	},
 ];

@@ -4,8 +4,9 @@
  * node and by the action nodes' "wait for callback" mode, so it knows nothing about filters,
  * authentication or duplicates.
  *
- * Policy: lenient on values the spec says may vary (action, status words, unknown extra fields,
- * `null` standing for "not set"), strict on shape (a field that is present has the spec's type;
+ * Policy (docs/gateway-interface.md, "Callbacks"): lenient on values the interface says may vary (action, status words,
+ * unknown extra fields, `null` standing for "not set"), strict on shape (a field that is present has
+ * the type the interface gives it;
  * the task id is a non-empty string). Unknown fields are kept only in `payload`.
  */
 import { z } from 'zod/v3';
@@ -29,7 +30,7 @@ export const CALLBACK_LIMITS = {
 	maxValues: 10_000,
 	/** Characters of the task id: gateway ids are tens of characters; this keeps outputs and filters sane. */
 	maxTaskIdLength: 256,
-	/** Characters of a status word, `action` or `type` (the spec's longest word is 11). */
+	/** Characters of a status word, `action` or `type` (the longest in docs/gateway-interface.md, "Task status", is 11). */
 	maxWordLength: 64,
 	/** Characters of a result or cover URL: signed CDN URLs run to a few hundred, rarely 2,000. */
 	maxUrlLength: 8192,
@@ -54,7 +55,7 @@ export function hasControlCharacter(value: string): boolean {
 
 /**
  * Whether a Content-Type header names JSON (`application/json` or `application/<x>+json`, any
- * parameters). The spec sends callbacks as `application/json`; n8n would parse a form-encoded body
+ * parameters). Callbacks are `application/json` (docs/gateway-interface.md, "Callbacks"); n8n would parse a form-encoded body
  * into fields that look like a callback, so anything else is refused before the body is read.
  */
 export function isJsonContentType(header: unknown): boolean {
@@ -67,7 +68,7 @@ export function isJsonContentType(header: unknown): boolean {
 /** Keys that could reach an object's prototype if some later code merged the payload naively. */
 export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
-/** The statuses the spec lists for image tasks, exactly as they are written there. */
+/** The statuses docs/gateway-interface.md ("Task status") lists for image tasks, exactly as written there. */
 export const IMAGE_STATUSES = ['NOT_START', 'IN_PROGRESS', 'SUCCESS', 'FAILURE'] as const;
 
 // Largest magnitude a JavaScript Date can hold; beyond it toISOString() throws.
@@ -103,7 +104,7 @@ const epochSeconds = z
 	.max(MAX_DATE_MS / 1000)
 	.nullish();
 
-/** Image generation task callback (spec: "Image generation task callback"). */
+/** Image generation task callback (docs/gateway-interface.md, "Callbacks": image task callback). */
 export const imageCallbackSchema = z.object({
 	id: taskId,
 	action: optionalWord,
@@ -117,7 +118,7 @@ export const imageCallbackSchema = z.object({
 	finishTime: epochMilliseconds,
 });
 
-/** Video generation task callback (spec: "Video generation task callback"). */
+/** Video generation task callback (docs/gateway-interface.md, "Callbacks": video task callback). */
 export const videoCallbackSchema = z.object({
 	id: taskId,
 	status,
@@ -133,7 +134,7 @@ export const videoCallbackSchema = z.object({
 	updated_at: epochSeconds,
 });
 
-/** Music generation task callback (spec: "Music generation task callback"). */
+/** Music generation task callback (docs/gateway-interface.md, "Callbacks": music task callback). */
 export const musicCallbackSchema = z.object({
 	id: taskId,
 	status,
@@ -303,7 +304,7 @@ function describeIssue(issue: ZodIssue): string {
 }
 
 /**
- * Video and music callbacks have no failure field in the spec; a failed task's reason is taken
+ * Video and music callbacks have no failure field (docs/gateway-interface.md, "Decisions where the interface is silent"); a failed task's reason is taken
  * from where gateways of this family put it, so a workflow can branch on it without digging.
  */
 function unlistedFailReason(payload: Record<string, unknown>): string | null {

@@ -41,9 +41,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { parseCallback } from './callbacks';
-import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './router';
-import { isFinalState, normaliseStatus } from './status';
+import { parseCallback } from '../gateway/callbacks';
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../execution/itemRunner';
+import { isFinalState, normaliseStatus } from '../gateway/status';
 import {
 	assertTaskId,
 	fetchVideoTask,
@@ -55,9 +55,9 @@ import {
 	taskFailedError,
 	type VideoTask,
 	videoTaskJson,
-} from './tasks';
-import type { GatewayContext } from './transport';
-import { numberParameter } from './validation';
+} from './task';
+import type { GatewayContext } from '../transport/request';
+import { numberParameter } from '../parameters/read';
 
 export const DEFAULT_WAIT_LIMIT_MINUTES = 60;
 /** A render that has not finished in a day will not; a longer wait only keeps a dead execution. */

@@ -1,15 +1,22 @@
 /**
- * One way to wait for a gateway task: poll `GET /v1/videos/{id}` until its normalised state is
- * final, sleeping between polls with the item's concurrency slot handed to other items.
+ * One video task (docs/gateway-interface.md, "Videos" and "Task status"): read it with
+ * `GET /v1/videos/{id}`, poll it until its normalised state is final (sleeping between polls with
+ * the item's concurrency slot handed to other items), and turn the finished task into an item.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { downloadToBinary } from './binary';
-import type { ItemRun } from './router';
-import { cancellableSleep } from './sleep';
-import { isFinalState, normaliseStatus, type TaskState } from './status';
-import { type GatewayContext, gatewayMessage, gatewayRequest } from './transport';
+import { GatewayTaskError, type GatewayTaskFields } from '../execution/errors';
+import { CONCURRENCY_HINT } from '../execution/itemRunner';
+import { readDownloadLimits } from '../parameters/options';
+import { gatewayMessage } from '../transport/errors';
+import type { TransportOptions } from '../transport/request';
+
+import { downloadToBinary } from '../transport/download';
+import type { ItemRun } from '../execution/itemRunner';
+import { cancellableSleep } from '../execution/cancellation';
+import { isFinalState, normaliseStatus, type TaskState } from '../gateway/status';
+import { type GatewayContext, gatewayRequest } from '../transport/request';
 
 export interface VideoTask extends IDataObject {
 	id?: string;
@@ -26,14 +33,9 @@ export interface PollSettings {
 export function taskError(
 	ctx: GatewayContext,
 	message: string,
-	options: { itemIndex: number; description: string; task: IDataObject },
-): NodeOperationError {
-	const error = new NodeOperationError(ctx.getNode(), message, {
-		itemIndex: options.itemIndex,
-		description: options.description,
-	});
-	(error as NodeOperationError & { gatewayTask?: IDataObject }).gatewayTask = options.task;
-	return error;
+	options: { itemIndex: number; description: string; task: GatewayTaskFields },
+): GatewayTaskError {
+	return new GatewayTaskError(ctx.getNode(), message, options);
 }
 
 export function taskPath(taskId: string): string {
@@ -48,12 +50,23 @@ export function failureReason(task: IDataObject): string | undefined {
 	);
 }
 
+/** What a 404 of a task request means: this task id, unless every request fails alike. */
+const TASK_NOT_FOUND_HINT =
+	'Check the Task ID: the gateway does not know this task. If every request fails like this, check the Base URL in the Media Gateway API credential.';
+
 export async function fetchVideoTask(
 	ctx: GatewayContext,
 	itemIndex: number,
 	taskId: string,
+	transport: TransportOptions = {},
 ): Promise<VideoTask> {
-	return await gatewayRequest<VideoTask>(ctx, { method: 'GET', path: taskPath(taskId), itemIndex });
+	return await gatewayRequest<VideoTask>(ctx, {
+		method: 'GET',
+		path: taskPath(taskId),
+		itemIndex,
+		retry: transport.retry,
+		hints: { rateLimited: CONCURRENCY_HINT, ...transport.hints, notFound: TASK_NOT_FOUND_HINT },
+	});
 }
 
 /** Longer ids are not ids but pasted text (a whole JSON item, a URL with a token). */
@@ -97,7 +110,7 @@ export async function waitForVideoTask(
 ): Promise<VideoTask> {
 	const deadline = Date.now() + settings.timeoutMs;
 	for (;;) {
-		const task = await fetchVideoTask(ctx, itemIndex, taskId).catch((error: unknown) => {
+		const task = await fetchVideoTask(ctx, itemIndex, taskId, run.transport).catch((error: unknown) => {
 			// The task itself is unaffected by a failed status request: say how to pick it up.
 			if (error instanceof NodeApiError) {
 				error.description = `${error.description ?? ''} The task keeps running on the gateway: fetch it later with the Video node's "Get Task" or "Wait for Task" operation and Task ID ${taskId}.`.trim();
@@ -172,6 +185,7 @@ export async function finishedVideoItem(
 	task: VideoTask,
 	taskId: string,
 	options: ResultOptions,
+	transport: TransportOptions = {},
 ): Promise<INodeExecutionData> {
 	const item: INodeExecutionData = { json: videoTaskJson(task, taskId) };
 	if (options.download === true) {
@@ -183,6 +197,8 @@ export async function finishedVideoItem(
 				fileNameBase: `video-${taskId}`,
 				defaultMimeType: 'video/mp4',
 				expectedPrefix: 'video/',
+				limits: readDownloadLimits(ctx, itemIndex, 'video'),
+				retry: transport.retry,
 			}),
 		};
 	}

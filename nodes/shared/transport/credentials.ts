@@ -5,7 +5,7 @@ export const CREDENTIAL_TYPE = 'mediaGatewayApi';
 
 export interface GatewayCredentials {
 	apiKey: string;
-	/** Normalised: no trailing slash, so paths can be appended as they are written in the spec. */
+	/** Normalised: no trailing slash, so paths can be appended as docs/gateway-interface.md writes them ("Authentication"). */
 	baseUrl: string;
 }
 

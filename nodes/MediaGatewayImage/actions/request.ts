@@ -1,0 +1,39 @@
+/**
+ * The one path every image operation takes (docs/gateway-interface.md, "Images"): validate the
+ * body, send it to `/imgmodel/v1/imgmodel-v3/<endpoint>`, turn the answer into items.
+ */
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { ZodType, ZodTypeDef } from 'zod/v3';
+
+import type { ItemRun } from '../../shared/execution/itemRunner';
+import { compact, type FieldLabels, validateBody } from '../../shared/gateway/validation';
+import { gatewayRequest } from '../../shared/transport/request';
+import { imageResultItems } from './results';
+
+export interface ImageRequest {
+	/** The operation's value, written into every output item. */
+	operation: string;
+	/** Last path segment of the gateway endpoint. */
+	endpoint: string;
+	schema: ZodType<IDataObject, ZodTypeDef, unknown>;
+	body: IDataObject;
+	/** Body field → the label of the parameter it is read from (see `fieldLabels`). */
+	labels: FieldLabels;
+}
+
+export async function sendImageRequest(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	run: ItemRun,
+	request: ImageRequest,
+): Promise<INodeExecutionData[]> {
+	const body = validateBody(ctx, request.schema, compact(request.body), itemIndex, request.labels);
+	const response = await gatewayRequest(ctx, {
+		method: 'POST',
+		path: `/imgmodel/v1/imgmodel-v3/${request.endpoint}`,
+		body,
+		itemIndex,
+		...run.transport,
+	});
+	return await imageResultItems(ctx, itemIndex, response, request.operation, run);
+}
