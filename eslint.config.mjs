@@ -3,11 +3,11 @@ import { buildScanConfig } from '@n8n/scan-community-package/scanner/scanner.mjs
 
 // For editors and `npx eslint <file>`: n8n's verification scanner's own rule sets (built by the scanner
 // package, not copied), with inline eslint-disable comments ignored as the scanner ignores them.
-// `npm run lint` (tools/scanner-lint.mjs) is the gate: the scanner's analyzePackage over the source
+// `npm run lint` (dev/scanner-lint.mjs) is the gate: the scanner's analyzePackage over the source
 // and over the npm pack tarball.
 tmp.setGracefulCleanup(); // importing the scanner creates a temporary folder
 export default [
-	{ ignores: ['dist/**', 'node_modules/**', '.cache/**', 'test/**', 'bench/**', 'tools/**', 'scripts/**', 'examples/**'] },
+	{ ignores: ['dist/**', 'node_modules/**', '.cache/**', 'test/**', 'bench/**', 'dev/**', 'scripts/**', 'examples/**'] },
 	{ linterOptions: { noInlineConfig: true } },
 	...(await buildScanConfig()),
 ];

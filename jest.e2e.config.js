@@ -1,4 +1,4 @@
-/** End-to-end tests: the built package installed into a real n8n (tools/n8n-host). Needs tools/n8n-host/install.sh. */
+/** End-to-end tests: the built package installed into a real n8n (dev/n8n-host). Needs dev/n8n-host/install.sh. */
 module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test/e2e'],

@@ -1,7 +1,7 @@
 /**
- * End-to-end tests again in the newest n8n 1.x (tools/n8n-host/n8n1, on Node 22): the packed package
+ * End-to-end tests again in the newest n8n 1.x (dev/n8n-host/n8n1, on Node 22): the packed package
  * installed the community way into the 1.x line that many self-hosted users still run. Needs
- * `bash tools/n8n-host/install.sh 1.x`. A test file joins the 1.x matrix by adding its name here.
+ * `bash dev/n8n-host/install.sh 1.x`. A test file joins the 1.x matrix by adding its name here.
  */
 const base = require('./jest.e2e.config.js');
 

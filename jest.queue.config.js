@@ -1,4 +1,4 @@
-/** Queue-mode tests: n8n main + worker + webhook processors on PostgreSQL and Redis (tools/n8n-host/queue-cluster). */
+/** Queue-mode tests: n8n main + worker + webhook processors on PostgreSQL and Redis (dev/n8n-host/queue-cluster). */
 module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test/queue'],

@@ -1,6 +1,6 @@
 'use strict';
 /**
- * Prints how long 20 videos of 2 s each take in a real n8n (tools/n8n-host, regular mode) with
+ * Prints how long 20 videos of 2 s each take in a real n8n (dev/n8n-host, regular mode) with
  *   1. Completion "Wait for Callback", all 20 items in one execution (one park, one resume),
  *   2. "Wait for Callback" with one item: one task's own end-to-end time in the same setup (the
  *      yardstick of the batch; measured interleaved with the batch runs, so both see the same load),
@@ -10,7 +10,7 @@
  * rendered (status sampled every 100 ms). For the batch it also prints where the time after the last
  * task finished went (the gateway's final callback, its answer, the gateway reads, the execution's end),
  * from the simulator's own logs. Prints figures and ratios only; exits 0 whatever the timings (1 only
- * if a run fails). Needs the built package and `bash tools/n8n-host/install.sh`.
+ * if a run fails). Needs the built package and `bash dev/n8n-host/install.sh`.
  *
  *   npm run bench:callback   (BENCH_RUNS=n runs of the batch, the one-item run and Wait Until Done,
  *                             default 3; BENCH_LOOP_RUNS=n runs of one by one, default 1; medians count)
@@ -19,9 +19,9 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const { N8nHost } = require('../tools/n8n-host/host');
-const { startSimulator } = require('../test/simulator');
-const { postJson } = require('../test/fixtures/callbacks');
+const { N8nHost } = require('../dev/n8n-host/host');
+const { startSimulator } = require('../dev/simulator');
+const { postJson } = require('../dev/gateway-callbacks');
 const { fmt, verdict } = require('./common');
 
 const REPO = path.resolve(__dirname, '..');

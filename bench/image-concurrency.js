@@ -2,18 +2,18 @@
 /**
  * Prints how much the Concurrency option speeds up Media Gateway Image → Generate.
  * 50 items against the gateway simulator with 200 ms latency per answer, download off, run through
- * n8n's real execution engine (test/harness/runNode.ts). Each setting runs BENCH_RUNS times
+ * n8n's real execution engine (dev/harness/runNode.ts). Each setting runs BENCH_RUNS times
  * (default 3) and the median counts, because timers on a busy machine jitter by tens of ms.
  * Prints figures only; exits 0 whatever the timings (1 only if the node itself fails).
  *
- *   node -r ./tools/ts-register.js bench/image-concurrency.js
+ *   node -r ./dev/ts-register.js bench/image-concurrency.js
  */
 const os = require('node:os');
 
 // Explicit .ts: `X.node` alone would resolve to the node's codex file X.node.json.
-const { startSimulator } = require('../test/simulator');
+const { startSimulator } = require('../dev/simulator');
 const { RUNS, fmt, medianRun, runBench, signed, verdict } = require('./common');
-const { runNode } = require('../test/harness/runNode.ts');
+const { runNode } = require('../dev/harness/runNode.ts');
 const { MediaGatewayImage } = require('../nodes/MediaGatewayImage/MediaGatewayImage.node.ts');
 const { MediaGatewayApi } = require('../credentials/MediaGatewayApi.credentials.ts');
 const { DEFAULT_CONCURRENCY } = require('../nodes/shared/execution/itemRunner.ts');

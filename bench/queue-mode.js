@@ -1,6 +1,6 @@
 'use strict';
 /**
- * The package in n8n queue mode with 1 and then 2 workers (tools/n8n-host/queue-cluster: PostgreSQL, Redis,
+ * The package in n8n queue mode with 1 and then 2 workers (dev/n8n-host/queue-cluster: PostgreSQL, Redis,
  * main, two webhook processes behind one round-robin URL). Prints figures; asserts nothing about time.
  *
  *   1. Images: 8 executions started through a Webhook node, each generating 5 images (40 items) against the
@@ -11,18 +11,21 @@
  *      Then the same 200 again as the gateway's retries: how many started a second execution.
  *
  *   npm run bench:queue        (Node 24 on PATH: source scripts/toolchain.sh; needs dist/ and
- *                               tools/n8n-host/install.sh; installs PostgreSQL and Redis if missing)
+ *                               dev/n8n-host/install.sh; installs PostgreSQL and Redis if missing)
  * BENCH_WORKER_CONCURRENCY sets each worker's --concurrency (n8n's default 10).
  */
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { N8nHost } = require('../tools/n8n-host/host');
-const { QueueCluster } = require('../tools/n8n-host/queue-cluster');
-const { startSimulator } = require('../test/simulator');
-const { example, localized, videoCallback, postJson, mapLimit, setUpOwner } = require('../test/queue/support');
-const { quantile } = require('../test/fixtures/load');
+const { N8nHost } = require('../dev/n8n-host/host');
+const { QueueCluster } = require('../dev/n8n-host/queue-cluster');
+const { startSimulator } = require('../dev/simulator');
+const { example, localized } = require('../dev/examples');
+const { videoCallback, postJson } = require('../dev/gateway-callbacks');
+const { mapLimit, quantile } = require('../dev/load-generation');
+const { setUpOwner } = require('../dev/n8n-host/rest');
+
 const { RUNS, fmt, medianRun, runBench } = require('./common');
 
 const REPO = path.resolve(__dirname, '..');

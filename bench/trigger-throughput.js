@@ -1,7 +1,7 @@
 'use strict';
 /**
  * What a user of the Media Gateway Trigger relies on under a burst of callbacks, for two designs of the
- * trigger in ONE run, back to back, on the same n8n install (tools/n8n-host), with n8n's own Webhook node
+ * trigger in ONE run, back to back, on the same n8n install (dev/n8n-host), with n8n's own Webhook node
  * as the reference in each:
  *
  * - every ref in BENCH_REFS (default `6ccf7dd`, the answer-first trigger, at-most-once) is checked out into a
@@ -17,7 +17,7 @@
  * average is printed with every block. Prints figures only, asserts nothing about time, exits 0 (1 only
  * when n8n or a build could not be set up).
  *
- *   node bench/trigger-throughput.js        (Node 24 on PATH; needs tools/n8n-host/install.sh)
+ *   node bench/trigger-throughput.js        (Node 24 on PATH; needs dev/n8n-host/install.sh)
  *   BENCH_CALLBACKS=200 BENCH_REFS=6ccf7dd,a9c6be2 node bench/trigger-throughput.js
  *
  * BENCH_SETTLE_S (default 300) bounds the wait for the executions to finish after the last answer.
@@ -28,9 +28,9 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { promisify } = require('node:util');
-const { N8nHost } = require('../tools/n8n-host/host');
-const { imageCallback } = require('../test/fixtures/callbacks');
-const { mapLimit, quantile } = require('../test/fixtures/load');
+const { N8nHost } = require('../dev/n8n-host/host');
+const { imageCallback } = require('../dev/gateway-callbacks');
+const { mapLimit, quantile } = require('../dev/load-generation');
 
 const execFileAsync = promisify(execFile);
 const REPO = path.resolve(__dirname, '..');

@@ -3,18 +3,18 @@
  * Prints how long Media Gateway Video → Create with "Wait Until Done" takes for 20 items whose
  * tasks each render for 2 s on the gateway simulator (poll interval 0.25 s), with Concurrency 1
  * and with the default. Waiting does not hold a concurrency slot, so both should stay close to
- * one task's time. Runs through n8n's real execution engine (test/harness/runNode.ts); each
+ * one task's time. Runs through n8n's real execution engine (dev/harness/runNode.ts); each
  * setting runs BENCH_RUNS times (default 3), the median counts. Prints figures only; exits 0
  * whatever the timings (1 only if the node itself fails).
  *
- *   node -r ./tools/ts-register.js bench/video-wait.js
+ *   node -r ./dev/ts-register.js bench/video-wait.js
  */
 const os = require('node:os');
 
 // Explicit .ts: `X.node` alone would resolve to the node's codex file X.node.json.
-const { startSimulator } = require('../test/simulator');
+const { startSimulator } = require('../dev/simulator');
 const { RUNS, fmt, medianRun, runBench, verdict } = require('./common');
-const { runNode } = require('../test/harness/runNode.ts');
+const { runNode } = require('../dev/harness/runNode.ts');
 const { MediaGatewayVideo } = require('../nodes/MediaGatewayVideo/MediaGatewayVideo.node.ts');
 const { MediaGatewayApi } = require('../credentials/MediaGatewayApi.credentials.ts');
 const { DEFAULT_CONCURRENCY } = require('../nodes/shared/execution/itemRunner.ts');

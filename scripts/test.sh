@@ -13,8 +13,8 @@ echo "== build"; npm run --silent build
 # n8n's verification scanner (ESLint leg) over the source and over the npm pack tarball of that build.
 echo "== lint (n8n's verification scanner: source and tarball)"; npm run --silent lint -- --no-build --json "$results/lint.json"
 # The real n8n comes before the unit tests too: the trigger's tests check its answers with n8n's own code.
-echo "== real n8n"; bash tools/n8n-host/install.sh
-echo "== real n8n 1.x"; bash tools/n8n-host/install.sh 1.x
+echo "== real n8n"; bash dev/n8n-host/install.sh
+echo "== real n8n 1.x"; bash dev/n8n-host/install.sh 1.x
 echo "== unit and integration tests"; npx jest --ci --json --outputFile="$results/unit.json"
 # The validation tests again with node code resolving zod to 4.x, as on an n8n host that ships zod 4.
 echo "== validation tests on a zod 4 host"; npx jest --ci -c jest.zod4.config.js --json --outputFile="$results/zod4.json"

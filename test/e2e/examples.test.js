@@ -5,7 +5,7 @@
  * fields, binary files and their bytes, item order and pairing, and what the gateway received.
  * Run: npx jest -c jest.e2e.config.js --runInBand test/e2e/examples.test.js
  */
-const { PNG_SIGNATURE, pngFor, mp4Bytes } = require('../simulator');
+const { PNG_SIGNATURE, pngFor, mp4Bytes } = require('../../dev/simulator');
 const { DEMO_CREDENTIAL_ID, DEMO_CREDENTIAL_NAME, loadExamples, runWorkflow, startStack } = require('./support');
 
 const PACKAGE_PREFIX = 'n8n-nodes-media-gateway.';

@@ -1,13 +1,13 @@
 'use strict';
 /**
- * Smoke test of the real-n8n host (tools/n8n-host/host.js) against a tiny community package generated here,
+ * Smoke test of the real-n8n host (dev/n8n-host/host.js) against a tiny community package generated here,
  * so that it does not depend on this repository's own nodes being buildable.
- * Needs `bash tools/n8n-host/install.sh`. Run: npx jest -c jest.e2e.config.js test/e2e/host.test.js
+ * Needs `bash dev/n8n-host/install.sh`. Run: npx jest -c jest.e2e.config.js test/e2e/host.test.js
  */
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { N8nHost } = require('../../tools/n8n-host/host');
+const { N8nHost } = require('../../dev/n8n-host/host');
 
 const API_KEY = 'hc-test-key-7f3a9c1e5b';
 const CREDENTIAL = { id: 'hostcheckCred01', name: 'Host Check account', type: 'hostCheckApi', data: { apiKey: API_KEY } };

@@ -25,43 +25,17 @@
  *   On a failure inside startStack everything it started is stopped before the error is thrown.
  * - runWorkflow(host, workflowId) → host.execute() result plus
  *     nodes: { '<node name>': { items, error } } for the node's first run (items: [{json, binary, pairedItem}])
- * - loadExamples(n8nUrl) → the parsed examples/*.json, every `http://localhost:5678/` replaced by `<n8nUrl>/`
- * - DEMO_CREDENTIAL_ID, DEMO_CREDENTIAL_NAME: what the examples reference
+ * - loadExamples(n8nUrl), DEMO_CREDENTIAL_ID, DEMO_CREDENTIAL_NAME, EXAMPLES_DIR: from dev/examples.js
  */
 const crypto = require('node:crypto');
-const fs = require('node:fs');
 const fsp = require('node:fs/promises');
 const path = require('node:path');
 
-const { N8nHost } = require('../../tools/n8n-host/host');
-const { startSimulator } = require('../simulator');
+const { N8nHost } = require('../../dev/n8n-host/host');
+const { startSimulator } = require('../../dev/simulator');
+const { loadExamples, DEMO_CREDENTIAL_ID, DEMO_CREDENTIAL_NAME, EXAMPLES_DIR } = require('../../dev/examples');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
-const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
-const DEMO_CREDENTIAL_ID = 'mediaGatewayDemo';
-const DEMO_CREDENTIAL_NAME = 'Media Gateway (demo)';
-/** The n8n address the examples are written for (n8n's default); replaced by the real one on import. */
-const EXAMPLE_N8N_URL = 'http://localhost:5678/';
-
-/** Every string in a JSON value with `from` replaced by `to` (URLs sit in parameters and notes alike). */
-function replaceInStrings(value, from, to) {
-	if (typeof value === 'string') return value.split(from).join(to);
-	if (Array.isArray(value)) return value.map((v) => replaceInStrings(v, from, to));
-	if (value && typeof value === 'object') {
-		return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, replaceInStrings(v, from, to)]));
-	}
-	return value;
-}
-
-function loadExamples(n8nUrl) {
-	const base = n8nUrl ? `${String(n8nUrl).replace(/\/+$/, '')}/` : EXAMPLE_N8N_URL;
-	const examples = {};
-	for (const file of fs.readdirSync(EXAMPLES_DIR).filter((f) => f.endsWith('.json')).sort()) {
-		const workflow = JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8'));
-		examples[path.basename(file, '.json')] = replaceInStrings(workflow, EXAMPLE_N8N_URL, base);
-	}
-	return examples;
-}
 
 async function startStack({ simulator = {}, host: hostOptions = {}, credentials = [], workflows = [], publish = [] } = {}) {
 	const timings = {};

@@ -5,7 +5,7 @@
  * stands for a private address.
  * - n8n 2.41.1 (.cache/n8n, Node 24) runs with SSRF protection on (127.0.0.1 allowed): the CDN never
  *   sees the key, and a result URL on 127.0.0.2 is blocked before any request reaches it.
- * - n8n 1.123.x (.cache/n8n1 on Node 22, `bash tools/n8n-host/install.sh 1.x`) has no SSRF
+ * - n8n 1.123.x (.cache/n8n1 on Node 22, `bash dev/n8n-host/install.sh 1.x`) has no SSRF
  *   protection: the key still stays with the gateway; the private address is reached, which the
  *   test pins as that line's known limitation.
  */
@@ -15,7 +15,7 @@ import path from 'node:path';
 import { json, type Origin, redirect, startOrigin } from '../transport/origins';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { makePng } = require('../simulator');
+const { makePng } = require('../../dev/simulator');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const API_KEY = 'mgw-e2e-transport-key-3b9d11f0a4c7';
@@ -57,11 +57,11 @@ function workflow(id: string, prompt: string) {
 }
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { N8nHost } = require('../../tools/n8n-host/host') as {
+const { N8nHost } = require('../../dev/n8n-host/host') as {
 	N8nHost: (new (options: Record<string, unknown>) => HostLike) & { packPackage(dir: string): Promise<string> };
 };
 
-// Both lines are installed by scripts/test.sh (tools/n8n-host/install.sh and install.sh 1.x).
+// Both lines are installed by scripts/test.sh (dev/n8n-host/install.sh and install.sh 1.x).
 const lines: Array<'2.x' | '1.x'> = ['2.x', '1.x'];
 
 for (const line of lines) {

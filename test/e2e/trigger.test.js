@@ -1,10 +1,10 @@
 'use strict';
 /**
- * Media Gateway Trigger inside a real n8n (tools/n8n-host), over real HTTP: the published example workflow
+ * Media Gateway Trigger inside a real n8n (dev/n8n-host), over real HTTP: the published example workflow
  * examples/callback-trigger.json receives callbacks at its production URL; what it did is read back from
  * n8n's own execution records. Also runs examples/video-with-callback.json, whose task's callbacks the
  * gateway simulator sends to that URL.
- * Needs `bash tools/n8n-host/install.sh` and a built dist/. Run:
+ * Needs `bash dev/n8n-host/install.sh` and a built dist/. Run:
  *   npx jest -c jest.e2e.config.js --runInBand test/e2e/trigger.test.js
  */
 const crypto = require('node:crypto');
@@ -12,10 +12,11 @@ const fs = require('node:fs');
 const http = require('node:http');
 const os = require('node:os');
 const path = require('node:path');
-const { N8nHost } = require('../../tools/n8n-host/host');
-const { startSimulator } = require('../simulator');
-const { imageCallback, videoCallback } = require('../fixtures/callbacks');
-const { prng, quantile } = require('../fixtures/load');
+const { N8nHost } = require('../../dev/n8n-host/host');
+const { startSimulator } = require('../../dev/simulator');
+const { imageCallback, videoCallback } = require('../../dev/gateway-callbacks');
+const { prng } = require('../../dev/prng');
+const { quantile } = require('../../dev/load-generation');
 
 const REPO = path.resolve(__dirname, '..', '..');
 const API_KEY = 'trigger-e2e-key-5d81c7a2e9';

@@ -1,20 +1,20 @@
 'use strict';
 /**
- * Completion → "Wait for Callback" for a whole batch, inside a real n8n (tools/n8n-host, regular mode), over
+ * Completion → "Wait for Callback" for a whole batch, inside a real n8n (dev/n8n-host, regular mode), over
  * real HTTP: the published example examples/video-batch-wait-for-callback.json (and variants) is started
  * through its Webhook node with 20 prompts, parks one execution while 20 tasks render in the gateway
  * simulator, and resumes once when the last task is done. Everything asserted comes from n8n's own execution
  * records and from what travelled over the wire. Queue mode: test/queue/wait-for-callback-batch.test.js.
- * Needs `bash tools/n8n-host/install.sh` and a built dist/. Run:
+ * Needs `bash dev/n8n-host/install.sh` and a built dist/. Run:
  *   npx jest -c jest.e2e.config.js --runInBand test/e2e/wait-for-callback-batch.test.js
  */
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
-const { N8nHost } = require('../../tools/n8n-host/host');
-const { startSimulator } = require('../simulator');
-const { postJson, videoCallback } = require('../fixtures/callbacks');
-const { mapLimit } = require('../fixtures/load');
+const { N8nHost } = require('../../dev/n8n-host/host');
+const { startSimulator } = require('../../dev/simulator');
+const { postJson, videoCallback } = require('../../dev/gateway-callbacks');
+const { mapLimit } = require('../../dev/load-generation');
 const { waitTools, tasksOf, sleep } = require('./wait-support');
 
 const REPO = path.resolve(__dirname, '..', '..');

@@ -9,8 +9,8 @@
  */
 const fs = require('node:fs');
 const path = require('node:path');
-const { N8nHost } = require('../../tools/n8n-host/host');
-const { startSimulator } = require('../simulator');
+const { N8nHost } = require('../../dev/n8n-host/host');
+const { startSimulator } = require('../../dev/simulator');
 const { waitTools } = require('./wait-support');
 
 const REPO = path.resolve(__dirname, '..', '..');

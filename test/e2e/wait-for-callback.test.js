@@ -1,17 +1,17 @@
 'use strict';
 /**
- * Completion → "Wait for Callback" inside a real n8n (tools/n8n-host), over real HTTP: the published example
+ * Completion → "Wait for Callback" inside a real n8n (dev/n8n-host), over real HTTP: the published example
  * examples/video-wait-for-callback.json (and variants) is started through its Webhook node, parks its
  * execution, and the gateway simulator's callbacks to the execution's resume URL finish it. Everything
  * asserted comes from n8n's own execution records and from what travelled over the wire.
- * Needs `bash tools/n8n-host/install.sh` and a built dist/. Run:
+ * Needs `bash dev/n8n-host/install.sh` and a built dist/. Run:
  *   npx jest -c jest.e2e.config.js --runInBand test/e2e/wait-for-callback.test.js
  */
 const fs = require('node:fs');
 const path = require('node:path');
-const { N8nHost } = require('../../tools/n8n-host/host');
-const { startSimulator } = require('../simulator');
-const { postJson } = require('../fixtures/callbacks');
+const { N8nHost } = require('../../dev/n8n-host/host');
+const { startSimulator } = require('../../dev/simulator');
+const { postJson } = require('../../dev/gateway-callbacks');
 const { waitTools } = require('./wait-support');
 
 const REPO = path.resolve(__dirname, '..', '..');

@@ -4,7 +4,7 @@
  * Webhook node and follow its execution in n8n's own records. Works with an N8nHost (regular mode) and with
  * a queue cluster's main host; nothing here starts a process.
  */
-const { postJson } = require('../fixtures/callbacks');
+const { postJson } = require('../../dev/gateway-callbacks');
 
 function sleep(ms) {
 	return new Promise((resolve) => setTimeout(resolve, ms));

@@ -7,7 +7,7 @@
  * runs that produce an image and a video, credential test answers, schemas), not exact wording that
  * the node descriptions may reword. Screenshots of each step go to .cache/test-results/editor/.
  *
- * Needs: npm run build, bash tools/n8n-host/install.sh, bash tools/n8n-host/install-browser.sh.
+ * Needs: npm run build, bash dev/n8n-host/install.sh, bash dev/n8n-host/install-browser.sh.
  * Run:   npx jest -c jest.editor.config.js
  * README pictures: UPDATE_README_SCREENSHOTS=1 npx jest -c jest.editor.config.js
  */

@@ -1,7 +1,7 @@
 'use strict';
 /**
  * The editor tests' stack: the gateway simulator, the built package installed into a real n8n the way
- * n8n installs community packages (tools/n8n-host), an owner created through n8n's REST API, and
+ * n8n installs community packages (dev/n8n-host), an owner created through n8n's REST API, and
  * Debian's Chromium driven by playwright-core, signed in as that owner.
  *
  *   const stack = await startEditorStack();
@@ -19,8 +19,8 @@ const fsp = require('node:fs/promises');
 const path = require('node:path');
 const { chromium, selectors } = require('playwright-core');
 
-const { N8nHost } = require('../../tools/n8n-host/host');
-const { startSimulator } = require('../simulator');
+const { N8nHost } = require('../../dev/n8n-host/host');
+const { startSimulator } = require('../../dev/simulator');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const PACKAGE = 'n8n-nodes-media-gateway';
@@ -34,7 +34,7 @@ selectors.setTestIdAttribute('data-test-id');
 
 async function startEditorStack({ simulator = {} } = {}) {
 	if (!fs.existsSync(CHROMIUM)) {
-		throw new Error(`${CHROMIUM} is missing: run bash tools/n8n-host/install-browser.sh (npm test does)`);
+		throw new Error(`${CHROMIUM} is missing: run bash dev/n8n-host/install-browser.sh (npm test does)`);
 	}
 	await fsp.rm(RESULTS_DIR, { recursive: true, force: true });
 	await fsp.mkdir(RESULTS_DIR, { recursive: true });

@@ -2,8 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { HarnessFixture, HarnessFixtureApi, fixtureEvents } from './fixtures';
-import { runNode } from './runNode';
-import type { RunNodeOptions } from './runNode';
+import { runNode } from '../../dev/harness/runNode';
+import type { RunNodeOptions } from '../../dev/harness/runNode';
 
 const API_KEY = 'fixture-secret-key-123';
 

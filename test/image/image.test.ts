@@ -5,10 +5,10 @@
 import { MediaGatewayApi } from '../../credentials/MediaGatewayApi.credentials';
 import { MediaGatewayImage } from '../../nodes/MediaGatewayImage/MediaGatewayImage.node';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../../nodes/shared/transport/retry';
-import { runNode, type RunNodeOptions } from '../harness/runNode';
+import { runNode, type RunNodeOptions } from '../../dev/harness/runNode';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { startSimulator, makePng, PNG_SIGNATURE } = require('../simulator');
+const { startSimulator, makePng, PNG_SIGNATURE } = require('../../dev/simulator');
 
 const API_KEY = 'sk-image-test-0123456789abcdef';
 

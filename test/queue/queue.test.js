@@ -1,20 +1,20 @@
 'use strict';
 /**
  * The package in n8n's queue mode, for real: PostgreSQL and Redis from Debian's packages, one main process,
- * one `n8n worker` and two `n8n webhook` processes behind one round-robin URL (tools/n8n-host/queue-cluster),
+ * one `n8n worker` and two `n8n webhook` processes behind one round-robin URL (dev/n8n-host/queue-cluster),
  * each with the package installed the way n8n installs community packages. Workflows are started the way
  * production traffic starts them (a webhook processor receives, a worker executes); every result is read
  * from n8n's own execution records in PostgreSQL, binary data through the main process's REST API.
- * Needs `bash tools/n8n-host/install.sh`, `bash tools/n8n-host/install-services.sh` and a built dist/. Run:
+ * Needs `bash dev/n8n-host/install.sh`, `bash dev/n8n-host/install-services.sh` and a built dist/. Run:
  *   npm run test:queue
  */
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
-const { N8nHost } = require('../../tools/n8n-host/host');
-const { QueueCluster } = require('../../tools/n8n-host/queue-cluster');
-const { startSimulator } = require('../simulator');
-const { pngFor, mp4Bytes } = require('../simulator/assets');
+const { N8nHost } = require('../../dev/n8n-host/host');
+const { QueueCluster } = require('../../dev/n8n-host/queue-cluster');
+const { startSimulator } = require('../../dev/simulator');
+const { pngFor, mp4Bytes } = require('../../dev/simulator/assets');
 const {
 	REPO,
 	example,

@@ -1,27 +1,18 @@
 'use strict';
 /**
- * Shared by the queue-mode test and benchmark: the examples turned into workflows a webhook processor can
- * start, callback bodies, and small HTTP helpers. Nothing here starts a process.
+ * Shared by the queue-mode tests: the examples turned into workflows a webhook processor can start, and
+ * what they share with the queue-mode benchmark from dev/ (example loader, callback bodies, load
+ * generation, n8n's REST API). Nothing here starts a process.
  */
 const crypto = require('node:crypto');
-const fs = require('node:fs');
 const path = require('node:path');
 
-const { imageCallback, videoCallback, musicCallback, postJson } = require('../fixtures/callbacks');
-const { mapLimit } = require('../fixtures/load');
+const { example, localized } = require('../../dev/examples');
+const { imageCallback, videoCallback, musicCallback, postJson } = require('../../dev/gateway-callbacks');
+const { mapLimit } = require('../../dev/load-generation');
+const { setUpOwner, binaryFromMain } = require('../../dev/n8n-host/rest');
 
 const REPO = path.resolve(__dirname, '..', '..');
-const EXAMPLES = path.join(REPO, 'examples');
-const EXAMPLE_N8N_URL = 'http://localhost:5678/';
-
-function example(name) {
-	return JSON.parse(fs.readFileSync(path.join(EXAMPLES, `${name}.json`), 'utf8'));
-}
-
-/** The example with every `http://localhost:5678/` pointed at `baseUrl` (the balancer). */
-function localized(workflow, baseUrl) {
-	return JSON.parse(JSON.stringify(workflow).split(EXAMPLE_N8N_URL).join(`${baseUrl.replace(/\/+$/, '')}/`));
-}
 
 /**
  * An example that starts with a Manual Trigger, started instead by a Webhook node named "Start" at
@@ -71,30 +62,6 @@ function hashNode(name, binaryPropertyName, position = [900, 300]) {
 
 function sleep(ms) {
 	return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** The owner account on main (REST), returning the session cookie: what the editor itself would use. */
-async function setUpOwner(mainUrl) {
-	const response = await fetch(`${mainUrl}/rest/owner/setup`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ email: 'owner@example.com', firstName: 'Queue', lastName: 'Owner', password: 'Queue-Owner-Password-1' }),
-	});
-	if (response.status !== 200) throw new Error(`owner setup answered ${response.status}: ${await response.text()}`);
-	const cookie = response.headers
-		.getSetCookie()
-		.map((c) => c.split(';')[0])
-		.find((c) => c.startsWith('n8n-auth='));
-	if (!cookie) throw new Error('owner setup set no n8n-auth cookie');
-	return cookie;
-}
-
-/** A binary entry's bytes as the main process serves them to the editor (`/rest/binary-data`). */
-async function binaryFromMain(mainUrl, cookie, meta) {
-	const url = `${mainUrl}/rest/binary-data?id=${encodeURIComponent(meta.id)}&action=download`;
-	const response = await fetch(url, { headers: { cookie } });
-	if (response.status !== 200) throw new Error(`main answered ${response.status} for ${meta.id}`);
-	return Buffer.from(await response.arrayBuffer());
 }
 
 module.exports = {

@@ -1,20 +1,20 @@
 'use strict';
 /**
  * The Media Gateway Trigger's at-least-once delivery in n8n's queue mode, for real: two webhook processors
- * behind one round-robin URL, one worker, PostgreSQL and Redis (tools/n8n-host/queue-cluster). n8n is made
+ * behind one round-robin URL, one worker, PostgreSQL and Redis (dev/n8n-host/queue-cluster). n8n is made
  * to fail the start of an execution on demand through its `workflow.preExecute` external hook
  * (test/fixtures/start-failure-hook.js), which runs on the webhook processor that received the callback,
  * before the job is put on the queue: the failed delivery must not be answered 200 nor remembered, and the
  * gateway's retry, through either processor, must start exactly one execution.
- * Needs `bash tools/n8n-host/install.sh`, `bash tools/n8n-host/install-services.sh` and a built dist/. Run:
+ * Needs `bash dev/n8n-host/install.sh`, `bash dev/n8n-host/install-services.sh` and a built dist/. Run:
  *   npm run test:queue
  */
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { N8nHost } = require('../../tools/n8n-host/host');
-const { QueueCluster } = require('../../tools/n8n-host/queue-cluster');
+const { N8nHost } = require('../../dev/n8n-host/host');
+const { QueueCluster } = require('../../dev/n8n-host/queue-cluster');
 const { REPO, example, localized, imageCallback, musicCallback, postJson } = require('./support');
 
 const TOKEN = crypto.randomBytes(24).toString('base64url');

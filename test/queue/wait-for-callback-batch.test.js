@@ -1,23 +1,23 @@
 'use strict';
 /**
  * Completion → "Wait for Callback" for a batch in n8n's queue mode: PostgreSQL, Redis, one main process, one
- * worker and two webhook processors behind one round-robin URL (tools/n8n-host/queue-cluster), every process
+ * worker and two webhook processors behind one round-robin URL (dev/n8n-host/queue-cluster), every process
  * with the package installed the way n8n installs community packages. The callbacks of one batch reach both
  * webhook processors, at the same moment and repeated; the execution must resume exactly once.
  * The whole cluster runs with EXECUTIONS_DATA_SAVE_ON_SUCCESS=none (the setting with which some n8n 2.x
  * releases lost waiting executions); the workflows whose records the test reads opt back in per workflow
  * (settings.saveDataSuccessExecution = all), one workflow keeps the instance default.
- * Needs `bash tools/n8n-host/install.sh`, `bash tools/n8n-host/install-services.sh` and a built dist/. Run:
+ * Needs `bash dev/n8n-host/install.sh`, `bash dev/n8n-host/install-services.sh` and a built dist/. Run:
  *   npm run test:queue
  */
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const http = require('node:http');
 const path = require('node:path');
-const { N8nHost } = require('../../tools/n8n-host/host');
-const { QueueCluster } = require('../../tools/n8n-host/queue-cluster');
-const { startSimulator } = require('../simulator');
-const { mp4Bytes } = require('../simulator/assets');
+const { N8nHost } = require('../../dev/n8n-host/host');
+const { QueueCluster } = require('../../dev/n8n-host/queue-cluster');
+const { startSimulator } = require('../../dev/simulator');
+const { mp4Bytes } = require('../../dev/simulator/assets');
 const { REPO, example, postJson, videoCallback, sleep, setUpOwner, binaryFromMain } = require('./support');
 const { waitTools, tasksOf } = require('../e2e/wait-support');
 

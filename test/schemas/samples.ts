@@ -1,6 +1,6 @@
 /**
  * What each operation really outputs: every operation of every action node run through n8n-core's
- * WorkflowExecute (test/harness) against the gateway simulator, in each of its output variants,
+ * WorkflowExecute (dev/harness) against the gateway simulator, in each of its output variants,
  * and the trigger fed the spec's callback bodies. The shipped output schemas are derived from
  * these items (schemas.test.ts), so a change to what a node outputs changes its schema or fails.
  */
@@ -10,7 +10,7 @@ import { MediaGatewayCharacter } from '../../nodes/MediaGatewayCharacter/MediaGa
 import { MediaGatewayImage } from '../../nodes/MediaGatewayImage/MediaGatewayImage.node';
 import { MediaGatewayStoryboard } from '../../nodes/MediaGatewayStoryboard/MediaGatewayStoryboard.node';
 import { MediaGatewayVideo } from '../../nodes/MediaGatewayVideo/MediaGatewayVideo.node';
-import type { HarnessInputItem } from '../harness/runNode';
+import type { HarnessInputItem } from '../../dev/harness/runNode';
 import { callWebhook, type WebhookOptions } from '../trigger/fakes';
 import { imageFailure, imageSuccess, musicComplete, videoProcessing, videoSuccess } from '../trigger/samples';
 import { API_KEY, PNG_BASE64, runGateway, type Simulator } from '../video/helpers';

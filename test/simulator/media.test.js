@@ -4,9 +4,9 @@
  * the seed at the requested aspect ratio, and a short H.264 clip that plays, padded to the size asked.
  */
 const zlib = require('node:zlib');
-const { startSimulator } = require('./index');
-const { CLIP, DEFAULT_VIDEO_BYTES, pngFor, pictureSize } = require('./assets');
-const { encodeClip } = require('./make-clip');
+const { startSimulator } = require('../../dev/simulator');
+const { CLIP, DEFAULT_VIDEO_BYTES, pngFor, pictureSize } = require('../../dev/simulator/assets');
+const { encodeClip } = require('../../dev/simulator/make-clip');
 
 const KEY = 'media-test-key';
 let sim;
@@ -115,7 +115,7 @@ describe('videos', () => {
 		expect(file.readUInt32BE(CLIP.length)).toBe(100000 - CLIP.length);
 	});
 
-	test('clip.mp4 is what make-clip.js encodes (regenerate with node test/simulator/make-clip.js)', async () => {
+	test('clip.mp4 is what make-clip.js encodes (regenerate with node dev/simulator/make-clip.js)', async () => {
 		const encoded = await encodeClip();
 		expect(encoded.length).toBeLessThanOrEqual(DEFAULT_VIDEO_BYTES - 8);
 		expect(encoded.equals(CLIP)).toBe(true);

@@ -4,7 +4,7 @@ const http = require('node:http');
 const zlib = require('node:zlib');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
-const { startSimulator, PNG_SIGNATURE } = require('./index');
+const { startSimulator, PNG_SIGNATURE } = require('../../dev/simulator');
 
 const KEY = 'sim-key-test-123';
 const IMG = '/imgmodel/v1/imgmodel-v3';
@@ -484,7 +484,7 @@ describe('control endpoints for other processes', () => {
 
 describe('cli', () => {
 	test('prints its URL as one JSON line, serves, and exits 0 on SIGTERM without printing the key', async () => {
-		const child = spawn(process.execPath, [path.join(__dirname, 'cli.js'), '--port', '0', '--api-key', 'cli-secret-key', '--latency', '0', '--time-scale', '0.01'], {
+		const child = spawn(process.execPath, [path.join(__dirname, '..', '..', 'dev', 'simulator', 'cli.js'), '--port', '0', '--api-key', 'cli-secret-key', '--latency', '0', '--time-scale', '0.01'], {
 			stdio: ['ignore', 'pipe', 'pipe'],
 		});
 		let out = '';

@@ -9,11 +9,11 @@ import { MediaGatewayApi } from '../../credentials/MediaGatewayApi.credentials';
 import { MediaGatewayImage } from '../../nodes/MediaGatewayImage/MediaGatewayImage.node';
 import { MediaGatewayVideo } from '../../nodes/MediaGatewayVideo/MediaGatewayVideo.node';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../../nodes/shared/transport/retry';
-import { runNode, type RunNodeOptions } from '../harness/runNode';
+import { runNode, type RunNodeOptions } from '../../dev/harness/runNode';
 import { json, type Origin, redirect, startOrigin } from './origins';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { makePng, mp4Bytes } = require('../simulator');
+const { makePng, mp4Bytes } = require('../../dev/simulator');
 
 const API_KEY = 'mgw-transport-key-5c1e9a77d0b2';
 const PNG: Buffer = (makePng as (w: number, h: number, pixel: () => number[]) => Buffer)(2, 2, () => [0, 128, 255, 255]);

@@ -9,11 +9,11 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { MediaGatewayApi } from '../../credentials/MediaGatewayApi.credentials';
 import { MediaGatewayImage } from '../../nodes/MediaGatewayImage/MediaGatewayImage.node';
-import { runNode } from '../harness/runNode';
+import { runNode } from '../../dev/harness/runNode';
 import { json, type Origin, redirect, startOrigin } from './origins';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { makePng } = require('../simulator');
+const { makePng } = require('../../dev/simulator');
 
 process.env.N8N_SSRF_PROTECTION_ENABLED = 'true';
 process.env.N8N_SSRF_ALLOWED_IP_RANGES = '127.0.0.1/32';

@@ -12,11 +12,11 @@ import type { FakeGateway, FakeRequest, WebhookOptions } from './fakes';
 import { imageSuccess, musicComplete } from './samples';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { startSimulator } = require('../simulator') as {
+const { startSimulator } = require('../../dev/simulator') as {
 	startSimulator: (options: object) => Promise<Simulator>;
 };
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { videoCallback } = require('../fixtures/callbacks') as {
+const { videoCallback } = require('../../dev/gateway-callbacks') as {
 	videoCallback: (id: string, status?: string, fields?: object) => IDataObject;
 };
 

@@ -13,7 +13,7 @@ const SEED = 0x5eed_c0de;
 const CASES = 600;
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { prng } = require('../fixtures/load') as { prng: (seed: number) => () => number };
+const { prng } = require('../../dev/prng') as { prng: (seed: number) => () => number };
 
 const random = prng(SEED);
 const int = (max: number) => Math.floor(random() * max);

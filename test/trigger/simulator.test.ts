@@ -12,7 +12,7 @@ import { answerLikeN8n, trigger, webhookContext } from './fakes';
 import { videoSuccess } from './samples';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { startSimulator } = require('../simulator') as {
+const { startSimulator } = require('../../dev/simulator') as {
 	startSimulator: (options: object) => Promise<Simulator>;
 };
 

@@ -8,7 +8,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const LINT = path.resolve(__dirname, '..', '..', 'tools', 'scanner-lint.mjs');
+const LINT = path.resolve(__dirname, '..', '..', 'dev', 'scanner-lint.mjs');
 
 function fixturePackage(nodeSource) {
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scanner-lint-fixture-'));

@@ -1,6 +1,6 @@
 /**
  * Completion → "Wait for Callback" for many items: the parking half runs through n8n-core's real
- * WorkflowExecute (test/harness) against the gateway simulator over real HTTP; the stack entry n8n
+ * WorkflowExecute (dev/harness) against the gateway simulator over real HTTP; the stack entry n8n
  * would persist is then handed to the node's webhook, as n8n's waiting-webhooks code does, with a
  * callback body and the same simulator behind it. What the gateway sees, what the execution keeps
  * and what each callback is answered are asserted. The real n8n runs of the same paths are in

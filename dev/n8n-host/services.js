@@ -2,7 +2,7 @@
 /**
  * Throwaway PostgreSQL and Redis servers for n8n's queue mode: each in a fresh temp data directory, on a free
  * port of 127.0.0.1, started in the foreground as a child of this process and stopped by its PID.
- * Install the server packages first: bash tools/n8n-host/install-services.sh
+ * Install the server packages first: bash dev/n8n-host/install-services.sh
  *
  *   const pg = await startPostgres();   // { port, database: 'n8n', user: 'postgres', pid, stop() }
  *   const redis = await startRedis();   // { port, pid, stop() }
@@ -46,7 +46,7 @@ function postgresBinDir() {
 		? fs.readdirSync(root).filter((v) => fs.existsSync(path.join(root, v, 'bin', 'postgres')))
 		: [];
 	if (versions.length === 0) {
-		throw new Error('PostgreSQL server not found in /usr/lib/postgresql: run `bash tools/n8n-host/install-services.sh`');
+		throw new Error('PostgreSQL server not found in /usr/lib/postgresql: run `bash dev/n8n-host/install-services.sh`');
 	}
 	versions.sort((a, b) => Number(b) - Number(a));
 	return path.join(root, versions[0], 'bin');

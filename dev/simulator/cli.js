@@ -2,13 +2,13 @@
 'use strict';
 /**
  * Runs the gateway simulator as a process (demo, e2e tests, benchmarks).
- *   node test/simulator/cli.js --port 0 --api-key KEY --latency 0 --time-scale 1
+ *   node dev/simulator/cli.js --port 0 --api-key KEY --latency 0 --time-scale 1
  * Prints one JSON line {"url":"http://127.0.0.1:PORT"} once listening; exits cleanly on SIGINT/SIGTERM.
  * The API key is never printed.
  */
 const { startSimulator } = require('./server');
 
-const USAGE = `Usage: node test/simulator/cli.js [options]
+const USAGE = `Usage: node dev/simulator/cli.js [options]
   --host H            listen address (default 127.0.0.1)
   --port N            port, 0 = any free port (default 0)
   --api-key KEY       bearer key to accept (default $SIM_API_KEY or sim-key)

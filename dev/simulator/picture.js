@@ -1,7 +1,7 @@
 'use strict';
 
 // The project's one seeded PRNG (mulberry32), shared with the tests' load helpers.
-const { prng: random } = require('../fixtures/load');
+const { prng: random } = require('../prng');
 /**
  * Pictures a person can look at, drawn in plain Node: a landscape whose colours come from the prompt
  * and whose sun, hills and stars come from the seed, with the prompt written across the bottom in a

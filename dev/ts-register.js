@@ -1,7 +1,7 @@
 'use strict';
 /**
  * Minimal require hook: compiles .ts files on the fly with typescript.transpileModule (no type
- * check, like ts-jest with isolatedModules), so `node -r ./tools/ts-register.js bench/x.js` can
+ * check, like ts-jest with isolatedModules), so `node -r ./dev/ts-register.js bench/x.js` can
  * load the test harness and the node classes straight from source, without a build.
  */
 const fs = require('node:fs');

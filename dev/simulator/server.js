@@ -1,8 +1,8 @@
 'use strict';
 /**
- * Local stand-in for the remote media gateway (spec: /work/shared/spec/gateway-interface.md).
- * Implements the nine endpoints with the spec's request validation, serves result files like a CDN, runs
- * video tasks on a clock, sends notifyHook callbacks with the spec's retry schedule, and lets tests inject
+ * Local stand-in for the remote media gateway, whose interface docs/gateway-interface.md describes.
+ * Implements its nine endpoints with their request validation, serves result files like a CDN, runs
+ * video tasks on a clock, sends notifyHook callbacks with the gateway's retry schedule, and lets tests inject
  * faults. Plain CommonJS on Node built-ins so benchmarks, e2e tests and the demo can run it without a build.
  */
 const http = require('node:http');
@@ -75,7 +75,7 @@ function isBase64(v) {
 	return s.length >= 4 && s.length % 4 === 0 && /^[A-Za-z0-9+/]+={0,2}$/.test(s);
 }
 
-/** Image inputs: an http(s) URL, raw base64, or a data:image/...;base64, URI (spec rule 1 of endpoints). */
+/** Image inputs: an http(s) URL, raw base64, or a data:image/...;base64, URI (docs/gateway-interface.md, Images). */
 function isImageInput(v) {
 	if (isHttpUrl(v)) return true;
 	const dataUri = /^data:image\/[a-z0-9.+-]+;base64,(.*)$/is.exec(v);
@@ -110,7 +110,7 @@ function validateImage(op, body) {
 		optionalEnum(body, 'rendering_speed', ['DEFAULT', 'TURBO', 'QUALITY']);
 		optionalEnum(body, 'style_type', ['AUTO', 'GENERAL', 'REALISTIC', 'DESIGN']);
 		optionalString(body, 'negative_prompt');
-		// Not in the spec: lets tests ask for several results to check one-item-per-image output.
+		// Not part of the gateway's interface: lets tests ask for several results to check one-item-per-image output.
 		out.count = optionalInteger(body, 'num_images', 1, 4) ?? 1;
 	}
 	if (op === 'edit') {
