@@ -33,6 +33,8 @@ export interface SimTask {
 	completeAt: number;
 	updatedAt: number;
 	notifyHook?: string;
+	/** Set once the task has completed. */
+	video?: { url: string; duration: number; width: number; height: number };
 }
 
 export interface SimFault {
