@@ -352,7 +352,7 @@ describe('the webhook decides with the gateway', () => {
 		// A second webhook processor: the same code, loaded again, so none of this process's memory.
 		let elsewhere: typeof callbackWaitWebhook | undefined;
 		jest.isolateModules(() => {
-			elsewhere = (require('../../nodes/shared/callbackWait') as { callbackWaitWebhook: typeof callbackWaitWebhook })
+			elsewhere = (require('../../nodes/shared/videoTask/callbackWait') as { callbackWaitWebhook: typeof callbackWaitWebhook })
 				.callbackWaitWebhook;
 		});
 		let before = taskGets(sim).length;
