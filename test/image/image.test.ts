@@ -67,7 +67,7 @@ async function run(
 const pngBase64 = (makePng as (w: number, h: number, pixel: () => number[]) => Buffer)(2, 2, () => [255, 0, 0, 255]).toString('base64');
 
 describe('Generate', () => {
-	it('sends every field of the spec table and outputs one item per image with the file downloaded', async () => {
+	it('sends every documented Generate field and outputs one item per image with the file downloaded', async () => {
 		const result = await run({
 			operation: 'generate',
 			prompt: 'A lighthouse with the word "HELLO" painted on it',

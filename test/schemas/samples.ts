@@ -1,7 +1,7 @@
 /**
  * What each operation really outputs: every operation of every action node run through n8n-core's
  * WorkflowExecute (dev/harness) against the gateway simulator, in each of its output variants,
- * and the trigger fed the spec's callback bodies. The shipped output schemas are derived from
+ * and the trigger fed the gateway's documented callback bodies (docs/gateway-interface.md, Callbacks). The shipped output schemas are derived from
  * these items (schemas.test.ts), so a change to what a node outputs changes its schema or fails.
  */
 import type { IDataObject, INodeParameters, INodeProperties, INodeType } from 'n8n-workflow';
@@ -185,7 +185,7 @@ export async function collectSamples(sim: Simulator, samples: OperationSamples):
 }
 
 /**
- * The trigger's items for the spec's callbacks: every kind, success, failure and progress, without a
+ * The trigger's items for the documented callbacks: every kind, success, failure and progress, without a
  * credential, and a final video callback confirmed with the gateway (the default once a credential is
  * selected), which adds the gateway's own `video` object.
  */

@@ -1,5 +1,5 @@
 'use strict';
-/** The simulator over real HTTP: if it drifts from the spec, every integration test built on it lies. */
+/** The simulator over real HTTP: if it drifts from docs/gateway-interface.md, every integration test built on it lies. */
 const http = require('node:http');
 const zlib = require('node:zlib');
 const path = require('node:path');
@@ -14,7 +14,7 @@ const PNG_B64 =
 let sim;
 
 beforeAll(async () => {
-	// Retries come fast (time scale 0.01), but the answer limit stays the spec's 5 s: at 0.01 it would be 50 ms,
+	// Retries come fast (time scale 0.01), but the answer limit stays the gateway's 5 s: at 0.01 it would be 50 ms,
 	// which a receiver on a busy machine misses, turning an answered callback into a timeout and a retry.
 	sim = await startSimulator({ apiKey: KEY, videoCompleteAfterMs: 150, callbackTimeScale: 0.01, callbackAnswerLimitMs: 5000 });
 });
@@ -125,7 +125,7 @@ describe('authentication', () => {
 });
 
 describe('image endpoints', () => {
-	test('generate returns the spec result shape and a downloadable real PNG', async () => {
+	test('generate returns the documented result shape and a downloadable real PNG', async () => {
 		const before = Math.floor(Date.now() / 1000);
 		const r = await api(`${IMG}/generate`, { prompt: 'a red fox', aspect_ratio: 'ASPECT_16_9', rendering_speed: 'TURBO' });
 		expect(r.status).toBe(200);
@@ -389,7 +389,7 @@ describe('callbacks', () => {
 	test('a 500 is retried after the (scaled) 10 s interval, then 200 stops the retries', async () => {
 		const rx = await startReceiver([{ status: 500 }, { status: 200 }]);
 		try {
-			// The spec's 5 s answer limit, unscaled: a receiver slowed down by a busy machine is not a timeout.
+			// The gateway's 5 s answer limit, unscaled: a receiver slowed down by a busy machine is not a timeout.
 			const attempts = await csim.sendCallback(rx.url, { id: 't1', status: 'succeed' }, { answerLimitMs: 5000 });
 			expect(attempts.map((a) => a.status)).toEqual([500, 200]);
 			expect(attempts.map((a) => a.attempt)).toEqual([1, 2]);

@@ -83,7 +83,7 @@ export async function startSim(options: SimulatorOptions = {}): Promise<Simulato
 	return await simulatorModule.startSimulator({
 		apiKey: API_KEY,
 		port: 0,
-		// Callbacks to test URLs must not linger for the spec's 10/30/60 s retry schedule.
+		// Callbacks to test URLs must not linger for the gateway's 10/30/60 s retry schedule.
 		callbackTimeScale: 0.001,
 		...options,
 	});
