@@ -79,6 +79,9 @@ describe('file kinds and names', () => {
 		['https://cdn.example.com/', 'image-42.png'],
 		['https://cdn.example.com/%2e%2e', 'image-42.png'],
 		[`https://cdn.example.com/${'a'.repeat(300)}.png`, `${'a'.repeat(100)}.png`],
+		['https://cdn.example.com/files/vid_EZZm9fi9K1D_.png', 'vid_EZZm9fi9K1D_.png'],
+		['https://cdn.example.com/files/vid-x-.png', 'vid-x-.png'],
+		['https://cdn.example.com/files/name..png', 'name.png'],
 	])('%s → %s', (url, name) => {
 		expect(safeFileName(url, 'image-42', 'png')).toBe(name);
 	});

@@ -83,7 +83,8 @@ export function safeFileName(url: string, fallbackBase: string, extension: strin
 			.replace(/^[._-]+/, '')
 			.slice(0, 100);
 	const stem = clean(last.replace(/\.[A-Za-z0-9]{1,5}$/, '')) || clean(fallbackBase) || 'file';
-	return `${stem.replace(/[._-]+$/, '') || 'file'}.${extension}`;
+	// Only trailing dots go (`name..mp4`); a task id may well end in `_` or `-`, and its file keeps it.
+	return `${stem.replace(/\.+$/, '') || 'file'}.${extension}`;
 }
 
 export interface DownloadOptions {
