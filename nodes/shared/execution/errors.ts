@@ -29,6 +29,9 @@ export class GatewayTaskError extends NodeOperationError {
 		options: { itemIndex?: number; description: string; task: GatewayTaskFields },
 	) {
 		super(node, message, { itemIndex: options.itemIndex, description: options.description });
+		// n8n tells its errors apart by name (a resumed execution rethrows a stored error as it was only
+		// when it is named NodeOperationError or NodeApiError; otherwise it keeps the message alone).
+		this.name = 'NodeOperationError';
 		this.gatewayTask = options.task;
 	}
 }
