@@ -10,7 +10,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { N8nHost } = require('../../dev/n8n-host/host');
-const { startSimulator } = require('../../dev/simulator');
+const { startSimulator, ANSWER_LIMIT_MS } = require('../../dev/simulator');
 const { postJson } = require('../../dev/gateway-callbacks');
 const { waitTools } = require('./wait-support');
 
@@ -19,7 +19,6 @@ const API_KEY = 'wait-e2e-key-8c3f19b2d4';
 const FAIL_MESSAGE = 'Content policy violation (simulated)';
 /** Long enough to poke a waiting execution by hand before the simulator's final callback arrives. */
 const RENDER_MS = 10000;
-const ANSWER_BUDGET_MS = 2500;
 
 const example = JSON.parse(fs.readFileSync(path.join(REPO, 'examples', 'video-wait-for-callback.json'), 'utf8'));
 const WAIT_WF = example.id;
@@ -206,11 +205,12 @@ describe('Video → Create with Completion "Wait for Callback" in a real n8n', (
 		// The Webhook node's data survived the park and the resume.
 		expect(execution.runData.Webhook[0].items[0].json.body).toEqual({ prompt: 'A paper boat, e2e success' });
 
-		// The gateway's view: the final callback was answered 200 at its first attempt, inside the 5 s.
+		// The gateway's view: the final callback was answered 200 at its first attempt, so inside the 5 s
+		// (the simulator, at callbackTimeScale 1, logs an attempt not answered within 5 s as 'timeout').
+		// How long the answer took is a figure for bench/trigger-throughput.js, not a bound here.
 		const log = callbacksOf(sim, task.id);
 		const finals = log.filter((e) => e.payload.status === 'succeed');
 		expect(finals.map((e) => [e.attempt, e.status])).toEqual([[1, 200]]);
-		expect(finals[0].elapsedMs).toBeLessThan(ANSWER_BUDGET_MS);
 		console.log(
 			`success run: callbacks ${JSON.stringify(log.map((e) => [e.payload.status, e.attempt, e.status, e.elapsedMs]))}`,
 		);
@@ -253,7 +253,8 @@ describe('Video → Create with Completion "Wait for Callback" in a real n8n', (
 		const progress = await postJson(task.notifyHook, videoCallback(task.id, 'processing'));
 		expect(progress.status).toBe(200);
 		expect(progress.json).toEqual({ received: true, waiting: true, state: 'running' });
-		expect(progress.ms).toBeLessThan(ANSWER_BUDGET_MS);
+		// Within the gateway's answer limit (5 s), the contract; not a tighter budget a busy machine can break.
+		expect(progress.ms).toBeLessThan(ANSWER_LIMIT_MS);
 
 		const wrong = new URL(resumeUrl);
 		wrong.searchParams.set('signature', 'f'.repeat(64));
@@ -382,8 +383,10 @@ describe('Video → Create with Completion "Wait for Callback" in a real n8n', (
 		expect(shortRun.parked.execution.status).toBe('waiting');
 		const parkedUntil = Date.parse(shortRun.parked.execution.waitTill) - shortRun.startedAt;
 		expect(parkedUntil).toBeGreaterThanOrEqual(2900);
-		expect(parkedUntil).toBeLessThan(15000);
 		const task = taskOf(slowSim, shortRun.executionId);
+		// ...and not until the 60 min default: counted from the task's creation (the node parks right after it),
+		// so however long a busy n8n took to start the run, it is seconds, not the default's hour.
+		expect(Date.parse(shortRun.parked.execution.waitTill) - task.createdAt).toBeLessThan(60_000);
 		expect(task.status).toBe('processing'); // still rendering: no final callback could have come
 		expect(execution.status).toBe('error');
 		const message = `Task ${task.id} sent no final callback within 3 s`;

@@ -214,7 +214,6 @@ describe('runNode harness', () => {
 
 	test('abortSignal cancels the execution and the in-flight request', async () => {
 		const controller = new AbortController();
-		const started = Date.now();
 		// Cancelled once the request is in flight (the server has it), not after a guessed delay.
 		onRequest = () => controller.abort();
 		const result = await fixtureRun({
@@ -225,7 +224,8 @@ describe('runNode harness', () => {
 		expect(result.cancelled).toBe(true);
 		expect(result.stoppedAfterCancel).toBe(true);
 		expect(result.executionStatus).toBe('canceled');
-		expect(Date.now() - started).toBeLessThan(4000);
+		// Promptly: /hang never answers, so only the cancel could end the run, and stoppedAfterCancel says the
+		// node stopped within the harness's grace; no wall-clock bound of its own that a busy machine can break.
 		// The cancel signal reached the HTTP request: the server saw the client go away.
 		expect(seen).toHaveLength(1);
 		await seen[0].closed;

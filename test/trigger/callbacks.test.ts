@@ -19,7 +19,7 @@ import {
 	videoProcessing,
 	videoSuccess,
 } from './samples';
-import { cpuMs } from './timing';
+import { cpuMs, expectWithin } from './timing';
 
 function ok(result: ParseCallbackResult): CallbackItem {
 	if (!result.ok) throw new Error(`expected ok, got: ${result.reason}`);
@@ -287,6 +287,17 @@ describe('rejections common to every kind', () => {
 	});
 });
 
+// Costs here are CPU time (cpuMs), compared with a baseline measured in the same test: the largest body the
+// parser accepts, whose walk is bounded work. A hostile body must cost no more than a few of those; without
+// the bound that stops the walk it would cost tens to hundreds of them. See expectWithin in ./timing.
+/** CPU cost of parsing an accepted body of just under the value bound: the most a legitimate body costs. */
+async function atLimitMs(): Promise<number> {
+	const body = { ...musicComplete(), extra: new Array(CALLBACK_LIMITS.maxValues - 50).fill(0) };
+	const { ms, result } = await cpuMs(() => parseCallback(body));
+	expect(ok(result).kind).toBe('music');
+	return ms;
+}
+
 describe('hostile structure stays cheap', () => {
 	function nested(depth: number, leaf: unknown): unknown {
 		let value: unknown = leaf;
@@ -308,14 +319,14 @@ describe('hostile structure stays cheap', () => {
 		const body: unknown = JSON.parse(json);
 		const { ms, result } = await cpuMs(() => parseCallback(body));
 		expect(reason(result)).toBe('body is nested deeper than 32 levels');
-		expect(ms).toBeLessThan(20);
+		expectWithin(ms, await atLimitMs(), 3, '100 000 levels of nesting');
 	});
 
 	it('rejects a 2 000 000-element array quickly', async () => {
 		const body = { ...imageSuccess(), extra: new Array(2_000_000).fill({ k: 'v' }) };
 		const { ms, result } = await cpuMs(() => parseCallback(body));
 		expect(reason(result)).toBe('body has more than 10000 values');
-		expect(ms).toBeLessThan(20);
+		expectWithin(ms, await atLimitMs(), 3, 'a 2 000 000-element array');
 	});
 
 	it('rejects an object with 300 000 keys at the cost of listing its keys once', async () => {
@@ -326,14 +337,18 @@ describe('hostile structure stays cheap', () => {
 		expect(reason(result)).toBe('body has more than 10000 values');
 		// Object.keys of the one big object is the only step that grows with the body.
 		const { ms: keysOnly } = await cpuMs(() => Object.keys(extra).length);
-		expect(ms).toBeLessThan(keysOnly * 3 + 20);
+		expectWithin(ms, keysOnly + (await atLimitMs()), 3, 'an object with 300 000 keys');
 	});
 
-	it('walks a body just under the value bound fast', async () => {
+	it('walks a body just under the value bound fast: linear in its size', async () => {
 		const body = { ...musicComplete(), extra: new Array(CALLBACK_LIMITS.maxValues - 50).fill(0) };
 		const { ms, result } = await cpuMs(() => parseCallback(body));
 		expect(ok(result).kind).toBe('music');
-		expect(ms).toBeLessThan(30);
+		// A tenth of the values costs about a tenth (linear); a walk that grew with the square would cost 100×.
+		const tenth = { ...musicComplete(), extra: new Array((CALLBACK_LIMITS.maxValues - 50) / 10).fill(0) };
+		const { ms: tenthMs, result: tenthResult } = await cpuMs(() => parseCallback(tenth));
+		expect(ok(tenthResult).kind).toBe('music');
+		expectWithin(ms, tenthMs, 10 * 3, 'a body of 9 950 values against one of 995');
 	});
 
 	it('refuses a huge string field quickly, wherever it is', async () => {
@@ -344,7 +359,7 @@ describe('hostile structure stays cheap', () => {
 		]) {
 			const { ms, result } = await cpuMs(() => parseCallback(body));
 			expect(reason(result)).toBe(`body has a text value longer than ${CALLBACK_LIMITS.maxTextLength} characters`);
-			expect(ms).toBeLessThan(50);
+			expectWithin(ms, await atLimitMs(), 3, 'an 8 MB string field');
 		}
 	});
 

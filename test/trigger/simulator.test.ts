@@ -113,10 +113,10 @@ afterAll(async () => {
 });
 
 /** Polls for an event with a generous deadline (a busy machine is slow, not wrong). */
-const waitFor = async (check: () => boolean, timeoutMs = 60_000) => {
+const waitFor = async (check: () => boolean, what: string, timeoutMs = 60_000) => {
 	const end = Date.now() + timeoutMs;
 	while (!check()) {
-		if (Date.now() > end) throw new Error('timed out');
+		if (Date.now() > end) throw new Error(`waited ${timeoutMs} ms for ${what}; it did not happen`);
 		await new Promise((r) => setTimeout(r, 10));
 	}
 };
@@ -124,8 +124,8 @@ const waitFor = async (check: () => boolean, timeoutMs = 60_000) => {
 it('answers a callback 200 inside the time limit on the first attempt and starts one execution', async () => {
 	const attempts = await sim.sendCallback(receiverUrl, videoSuccess());
 	expect(attempts).toHaveLength(1);
+	// 200, not 'timeout': answered inside the limit, which the simulator enforces (callbackAnswerLimitMs).
 	expect(attempts[0].status).toBe(200);
-	expect(attempts[0].elapsedMs).toBeLessThan(ANSWER_LIMIT_MS);
 	expect(executions).toHaveLength(1);
 	expect(executions[0][0].json).toMatchObject({ kind: 'video', taskId: 'vid-task-1', state: 'succeeded' });
 });
@@ -173,7 +173,7 @@ it('receives the callbacks of a real simulated video task: the processing one is
 	expect(response.status).toBe(200);
 	const task = (await response.json()) as { id: string };
 
-	await waitFor(() => sim.callbackLog.length >= 2);
+	await waitFor(() => sim.callbackLog.length >= 2, 'two callback attempts in the simulator’s log');
 	expect(sim.callbackLog.map((entry) => [entry.payload.status, entry.status])).toEqual([
 		['processing', 200],
 		['succeed', 200],
@@ -192,7 +192,7 @@ it('passes a failed simulated task with its state, keeping the message in payloa
 		body: JSON.stringify({ model: 'vidmodel', prompt: 'this one will [fail]', notifyHook: receiverUrl }),
 	});
 	expect(response.status).toBe(200);
-	await waitFor(() => executions.length === 1);
+	await waitFor(() => executions.length === 1, 'one started execution');
 	const json = executions[0][0].json as IDataObject;
 	expect(json).toMatchObject({ kind: 'video', state: 'failed', resultUrl: null });
 	expect((json.payload as IDataObject).message).toEqual(expect.any(String));

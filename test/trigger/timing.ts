@@ -14,3 +14,19 @@ export async function cpuMs<T>(fn: () => T | Promise<T>, runs = 3): Promise<{ ms
 	}
 	return { ms: best, result };
 }
+
+/**
+ * Asserts that `ms` (CPU time of the guarded case) stays within `factor` times `baselineMs`, the CPU time of
+ * a comparison case measured in the same test, plus `floorMs` for timer granularity. A ratio of two figures
+ * taken side by side holds on a fast idle machine and a slow loaded one alike, while a missing protection
+ * (work that grows with the body) multiplies the guarded case's cost far beyond the factor. The message
+ * names both figures.
+ */
+export function expectWithin(ms: number, baselineMs: number, factor: number, what: string, floorMs = 2): void {
+	const bound = baselineMs * factor + floorMs;
+	if (!(ms < bound)) {
+		throw new Error(
+			`${what}: ${ms.toFixed(2)} ms of CPU, more than ${factor} × the baseline's ${baselineMs.toFixed(2)} ms + ${floorMs} ms`,
+		);
+	}
+}

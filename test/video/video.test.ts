@@ -252,8 +252,9 @@ describe('Wait Until Done: polling', () => {
 		expect(gets[gets.length - 1].at).toBeGreaterThanOrEqual(task.completeAt);
 		const gaps = gets.slice(1).map((r, i) => r.at - gets[i].at);
 		expect(Math.min(...gaps)).toBeGreaterThanOrEqual(90);
-		// Not the 10 s default either: the interval set on the node is the one used.
-		expect(Math.max(...gaps)).toBeLessThan(400);
+		// Not the 10 s default either: the interval set on the node is the one used. (Bounded by half the
+		// default, what it tells apart, not by a figure near 100 ms that a busy machine can stretch.)
+		expect(Math.max(...gaps)).toBeLessThan(10_000 / 2);
 	});
 
 	test('timeout: the error names the task id and how to fetch it later', async () => {
@@ -269,9 +270,15 @@ describe('Wait Until Done: polling', () => {
 		expect(result.error!.description).toMatch(/Get Task|Wait for Task/);
 		expect(result.error!.description).toContain(task.id);
 		expect(result.error!.itemIndex).toBe(0);
-		// It gave up at the timeout (600 ms), not at the end of the task (5 s).
+		// It gave up at the timeout (600 ms), not at the end of the task (3 s): not before the timeout (timers
+		// never fire early), and without ever having seen the task finished: every poll reached the simulator
+		// before the task's end, and the simulator still reports it processing. (Told by the order of events,
+		// not by a wall-clock bound a busy machine can break.)
 		expect(result.elapsedMs).toBeGreaterThanOrEqual(550);
-		expect(result.elapsedMs).toBeLessThan(2500);
+		const polls = taskGets(sim, task.id);
+		expect(polls.length).toBeGreaterThanOrEqual(1);
+		expect(polls.filter((r) => r.at >= task.completeAt)).toEqual([]);
+		expect(task.status).toBe('processing');
 	});
 
 	test('timeout under Continue On Fail: an item with timedOut and the taskId', async () => {
@@ -315,7 +322,13 @@ describe('Wait Until Done: polling', () => {
 		expect(result.cancelled).toBe(true);
 		expect(result.stoppedAfterCancel).toBe(true);
 		expect(result.executionStatus).toBe('canceled');
-		expect(returnedAt - abortedAt).toBeLessThan(1000);
+		// Promptly: it stopped within the harness's grace after the cancel (stoppedAfterCancel), and it came back
+		// before the task it was waiting for ended (the simulator still reports it processing); the order of
+		// events, not a wall-clock bound. Below: nothing polled it after the cancel.
+		expect(abortedAt).toBeGreaterThan(0);
+		const [cancelledTask] = [...sim.tasks.values()];
+		expect(returnedAt).toBeLessThan(cancelledTask.completeAt);
+		expect(cancelledTask.status).toBe('processing');
 		// Nothing polls the task after the cancel (only a poll already on its way may still arrive), and nothing
 		// later either. Proof without watching the clock for a while: a poll still scheduled by the cancelled
 		// run would be due one poll interval (0.2 s) after its timer was set, i.e. before the run returned. A
@@ -365,7 +378,14 @@ describe('Wait Until Done: polling', () => {
 
 		expect(result.cancelled).toBe(true);
 		expect(result.stoppedAfterCancel).toBe(true);
-		expect(Date.now() - abortedAt).toBeLessThan(1000);
+		// Promptly: within the harness's grace after the cancel, and before any of the four tasks ended (the
+		// simulator still reports them all processing), instead of a wall-clock bound.
+		const returnedAt = Date.now();
+		expect(abortedAt).toBeGreaterThan(0);
+		const tasks = [...sim.tasks.values()];
+		expect(tasks).toHaveLength(4);
+		expect(returnedAt).toBeLessThan(Math.min(...tasks.map((t) => t.completeAt)));
+		expect(tasks.map((t) => t.status)).toEqual(['processing', 'processing', 'processing', 'processing']);
 		expect(posts(sim)).toHaveLength(4);
 	});
 
@@ -593,8 +613,12 @@ describe('more completion behaviour', () => {
 		expect(result.error).toBeDefined();
 		expect(result.error!.itemIndex).toBe(1);
 		expect(result.error!.message).toMatch(/Size/);
-		// The [slow] task of item 0 needs 3 s; nobody waited for it.
-		expect(result.elapsedMs).toBeLessThan(1500);
+		// The [slow] task of item 0 needs 3 s; nobody waited for it: the node failed while the simulator still
+		// reports that task processing, and no poll saw it finished (order of events, not a wall-clock bound).
+		const slowTasks = [...sim.tasks.values()];
+		expect(slowTasks).toHaveLength(1);
+		expect(slowTasks[0].status).toBe('processing');
+		expect(taskGets(sim, slowTasks[0].id).filter((r) => r.at >= slowTasks[0].completeAt)).toEqual([]);
 	});
 
 	test('a 503 while polling is retried and the wait goes on', async () => {
@@ -637,7 +661,7 @@ describe('concurrency: tasks are waited for in parallel', () => {
 
 	const sixItems = Array.from({ length: 6 }, (_, i) => ({ json: { prompt: `scene ${i}` } }));
 
-	test('6 items of ~1 s each finish in well under 6 s with Concurrency 1, one request in flight at a time', async () => {
+	test('6 items of ~1 s each are waited for side by side with Concurrency 1, one request in flight at a time', async () => {
 		const result = await runGateway(
 			slowSim,
 			new MediaGatewayVideo(),
@@ -654,7 +678,8 @@ describe('concurrency: tasks are waited for in parallel', () => {
 		expect(result.items).toHaveLength(6);
 		expect(result.items.every((i) => i.json.state === 'succeeded')).toBe(true);
 		expect(result.items.map((i) => i.pairedItem)).toEqual(sixItems.map((_, i) => ({ item: i })));
-		expect(result.elapsedMs).toBeLessThan(3500);
+		// Not timed: the last assertion below (most tasks created before the first one finished) shows the
+		// waiting was side by side, whatever the machine's speed; durations are for a benchmark.
 
 		const creations = slowSim.requests.filter((r) => r.method === 'POST');
 		expect(creations).toHaveLength(6);
@@ -748,7 +773,9 @@ describe('HTTP errors', () => {
 		expect(result.error).toBeDefined();
 		expect(result.error!.httpCode).toBe('429');
 		expect(posts(sim)).toHaveLength(1);
-		expect(result.elapsedMs).toBeLessThan(2000);
+		// It did not sit out the 120 s asked for: a bound scaled to what it tells apart (a tenth of the ask),
+		// not a figure near the run's own cost that a busy machine can break.
+		expect(result.elapsedMs).toBeLessThan(120_000 / 10);
 	});
 
 	test("500 on a POST is not retried and is reported with the gateway's message", async () => {
