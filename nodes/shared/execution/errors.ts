@@ -46,10 +46,16 @@ export function asNodeError(
 	return new NodeOperationError(node, caught as Error, { itemIndex });
 }
 
-/** The JSON of the item "Continue On Fail" outputs for an error. */
-export function errorItemJson(error: NodeApiError | NodeOperationError): IDataObject {
+/**
+ * The JSON of the item "Continue On Fail" outputs for an error: its message and advice, the tasks the
+ * item created before it failed (`createdTaskIds`), and a GatewayTaskError's own task fields last.
+ */
+export function errorItemJson(error: NodeApiError | NodeOperationError, createdTaskIds: string[] = []): IDataObject {
 	const json: IDataObject = { error: error.message };
 	if (error.description) json.description = error.description;
 	if (error instanceof NodeApiError && error.httpCode) json.httpCode = error.httpCode;
+	if (createdTaskIds.length === 1) json.taskId = createdTaskIds[0];
+	else if (createdTaskIds.length > 1) json.taskIds = createdTaskIds;
+	if (error instanceof GatewayTaskError) Object.assign(json, error.gatewayTask);
 	return json;
 }
