@@ -29,6 +29,9 @@ export class GatewayTaskError extends NodeOperationError {
 		options: { itemIndex?: number; description: string; task: GatewayTaskFields },
 	) {
 		super(node, message, { itemIndex: options.itemIndex, description: options.description });
+		// n8n's own name: n8n-core re-throws a stored error (Wait for Callback's resumeError) as it is
+		// only when it is named NodeOperationError or NodeApiError, otherwise without its description.
+		this.name = 'NodeOperationError';
 		this.gatewayTask = options.task;
 	}
 }
