@@ -1,10 +1,10 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { type NodeSettings, runItems } from '../shared/execution/itemRunner';
+import { itemNode } from '../shared/execution/nodeClass';
 import { operations, properties } from './actions';
 
-export class MediaGatewayCharacter implements INodeType {
+export class MediaGatewayCharacter extends itemNode(operations) implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Media Gateway Character',
 		name: 'mediaGatewayCharacter',
@@ -20,13 +20,4 @@ export class MediaGatewayCharacter implements INodeType {
 		credentials: [{ name: 'mediaGatewayApi', required: true }],
 		properties,
 	};
-
-	execute: (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>;
-
-	/** n8n constructs the node without settings; tests pass their own (e.g. a faster retry policy). */
-	constructor(settings: NodeSettings = {}) {
-		this.execute = async function (this: IExecuteFunctions) {
-			return await runItems.call(this, operations, settings);
-		};
-	}
 }

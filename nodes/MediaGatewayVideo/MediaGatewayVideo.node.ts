@@ -1,19 +1,11 @@
-import type {
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeType,
-	INodeTypeDescription,
-	IWebhookFunctions,
-	IWebhookResponseData,
-} from 'n8n-workflow';
+import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import type { NodeSettings } from '../shared/execution/itemRunner';
-import { callbackWaitWebhook, callbackWaitWebhookMethods, callbackWaitWebhooks } from '../shared/videoTask/callbackWait';
-import { executeVideoNode } from '../shared/videoTask/completion';
+import { callbackWaitWebhooks } from '../shared/videoTask/callbackWait';
+import { videoTaskNode } from '../shared/videoTask/node';
 import { operations, properties } from './actions';
 
-export class MediaGatewayVideo implements INodeType {
+export class MediaGatewayVideo extends videoTaskNode(operations) implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Media Gateway Video',
 		name: 'mediaGatewayVideo',
@@ -30,20 +22,4 @@ export class MediaGatewayVideo implements INodeType {
 		webhooks: callbackWaitWebhooks,
 		properties,
 	};
-
-	webhookMethods = callbackWaitWebhookMethods;
-
-	execute: (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>;
-
-	/** n8n constructs the node without settings; tests pass their own (e.g. a faster retry policy). */
-	constructor(settings: NodeSettings = {}) {
-		this.execute = async function (this: IExecuteFunctions) {
-			return await executeVideoNode.call(this, operations, settings);
-		};
-	}
-
-	/** Receives the gateway's callbacks while an execution waits (Completion → Wait for Callback). */
-	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		return await callbackWaitWebhook(this);
-	}
 }

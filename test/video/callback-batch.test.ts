@@ -18,6 +18,7 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+import { WorkflowExecute } from 'n8n-core';
 
 import { MediaGatewayStoryboard } from '../../nodes/MediaGatewayStoryboard/MediaGatewayStoryboard.node';
 import { MediaGatewayVideo } from '../../nodes/MediaGatewayVideo/MediaGatewayVideo.node';
@@ -190,6 +191,22 @@ describe('parking a batch', () => {
 		expect(armed.description).toContain('"Get Task" or "Wait for Task"');
 		// The first run's wait deadline is the limit.
 		expect(Date.parse(String(result.run.waitTill)) - Date.now()).toBeGreaterThan(59 * 60_000);
+	});
+
+	test('the armed wait-limit error keeps its advice when n8n throws it from the stored execution', async () => {
+		const entry = waitingEntry(await park(prompts(2)));
+		const ids = taskIdsOf(entry) as string[];
+		// n8n-core re-throws a stored resumeError as it is only when its name is NodeOperationError or
+		// NodeApiError; any other name becomes a plain Error and loses the description.
+		const stored = entry.metadata?.resumeError as unknown as Error;
+		expect(stored.name).toBe('NodeOperationError');
+		let thrown: unknown;
+		try {
+			(WorkflowExecute.prototype as unknown as { rethrowNodeError(error: unknown): never }).rethrowNodeError(stored);
+		} catch (caught) {
+			thrown = caught;
+		}
+		expect((thrown as { description?: string }).description).toContain(`Task ID ${ids.join(', ')}`);
 	});
 
 	test('an invalid item stops the node before any task is created', async () => {

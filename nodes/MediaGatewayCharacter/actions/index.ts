@@ -2,6 +2,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { OperationExecutor } from '../../shared/execution/itemRunner';
+import { operationRegistry } from '../../shared/execution/registry';
 import * as create from './create.operation';
 
 export const operationProperty: INodeProperties = {
@@ -20,6 +21,8 @@ export const operationProperty: INodeProperties = {
 	default: 'create',
 };
 
-export const operations: Record<string, OperationExecutor> = { create: create.execute };
-
-export const properties: INodeProperties[] = [operationProperty, ...create.description];
+export const { operations, properties } = operationRegistry(
+	operationProperty,
+	{ create },
+	(operation): OperationExecutor => operation.execute,
+);

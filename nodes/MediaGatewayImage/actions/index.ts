@@ -2,6 +2,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { OperationExecutor } from '../../shared/execution/itemRunner';
+import { operationRegistry } from '../../shared/execution/registry';
 import * as edit from './edit.operation';
 import * as generate from './generate.operation';
 import * as reframe from './reframe.operation';
@@ -24,13 +25,8 @@ export const operationProperty: INodeProperties = {
 };
 
 /** Every operation once: its panel parameters and its execute, in the order the panel lists them. */
-const registry = { generate, edit, remix, reframe, replaceBackground };
-
-export const operations: Record<string, OperationExecutor> = Object.fromEntries(
-	Object.entries(registry).map(([name, operation]) => [name, operation.execute]),
-);
-
-export const properties: INodeProperties[] = [
+export const { operations, properties } = operationRegistry(
 	operationProperty,
-	...Object.values(registry).flatMap((operation) => operation.description),
-];
+	{ generate, edit, remix, reframe, replaceBackground },
+	(operation): OperationExecutor => operation.execute,
+);

@@ -1,7 +1,8 @@
 /** The Storyboard node's operations: the Operation parameter and one registration per operation. */
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { VideoOperation } from '../../shared/videoTask/completion';
+import { operationRegistry } from '../../shared/execution/registry';
+import { videoOperation } from '../../shared/videoTask/completion';
 import * as create from './create.operation';
 
 export const operationProperty: INodeProperties = {
@@ -20,8 +21,4 @@ export const operationProperty: INodeProperties = {
 	default: 'create',
 };
 
-export const operations: Record<string, VideoOperation> = {
-	create: { createTask: create.createTask },
-};
-
-export const properties: INodeProperties[] = [operationProperty, ...create.description];
+export const { operations, properties } = operationRegistry(operationProperty, { create }, videoOperation);

@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyColl
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { FieldLabels } from '../../shared/gateway/validation';
+import { durationProperty } from '../../shared/videoTask/properties';
 
 const scenePrompt: INodeProperties = {
 	displayName: 'Prompt',
@@ -15,14 +16,7 @@ const scenePrompt: INodeProperties = {
 	description: 'What happens in this scene',
 };
 
-const sceneDuration: INodeProperties = {
-	displayName: 'Duration',
-	name: 'duration',
-	type: 'number',
-	typeOptions: { minValue: 1, numberPrecision: 0 },
-	default: 5,
-	description: 'Length of the scene as a whole number (seconds on gateways of this kind)',
-};
+const sceneDuration = durationProperty('scene');
 
 const scene: INodePropertyCollection = { name: 'scene', displayName: 'Scene', values: [scenePrompt, sceneDuration] };
 

@@ -9,6 +9,7 @@ import type { VideoRequest } from '../../shared/videoTask/completion';
 import {
 	callbackUrlProperty,
 	completionProperties,
+	durationProperty,
 	modelTierProperty,
 	sizeProperty,
 } from '../../shared/videoTask/properties';
@@ -18,15 +19,7 @@ const prompt = promptProperty({
 	description: 'Description of the video. With a reference image, describe how it should move.',
 	placeholder: 'e.g. A paper boat drifting down a rainy street, slow motion',
 });
-const duration: INodeProperties = {
-	displayName: 'Duration',
-	name: 'duration',
-	type: 'number',
-	typeOptions: { minValue: 1, numberPrecision: 0 },
-	default: 5,
-	// docs/gateway-interface.md, "Decisions where the interface is silent": the unit is not given; seconds is assumed.
-	description: 'Length of the video as a whole number (seconds on gateways of this kind)',
-};
+const duration = durationProperty('video');
 const referenceImage = imageInput({
 	name: 'referenceImage',
 	displayName: 'Reference Image',

@@ -1,7 +1,8 @@
 /** The Video node's operations: the Operation parameter and one registration per operation. */
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { VideoOperation } from '../../shared/videoTask/completion';
+import { operationRegistry } from '../../shared/execution/registry';
+import { videoOperation } from '../../shared/videoTask/completion';
 import * as create from './create.operation';
 import * as createUnified from './createUnified.operation';
 import * as get from './get.operation';
@@ -37,17 +38,8 @@ export const operationProperty: INodeProperties = {
 };
 
 /** Every operation once. A task-creating operation registers its request builder; Get and Wait their execute. */
-export const operations: Record<string, VideoOperation> = {
-	create: { createTask: create.createTask },
-	createUnified: { createTask: createUnified.createTask },
-	get: get.execute,
-	wait: wait.execute,
-};
-
-export const properties: INodeProperties[] = [
+export const { operations, properties } = operationRegistry(
 	operationProperty,
-	...create.description,
-	...createUnified.description,
-	...get.description,
-	...wait.description,
-];
+	{ create, createUnified, get, wait },
+	videoOperation,
+);

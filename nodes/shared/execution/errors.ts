@@ -29,8 +29,8 @@ export class GatewayTaskError extends NodeOperationError {
 		options: { itemIndex?: number; description: string; task: GatewayTaskFields },
 	) {
 		super(node, message, { itemIndex: options.itemIndex, description: options.description });
-		// n8n tells its errors apart by name (a resumed execution rethrows a stored error as it was only
-		// when it is named NodeOperationError or NodeApiError; otherwise it keeps the message alone).
+		// n8n's own name: n8n-core re-throws a stored error (Wait for Callback's resumeError) as it is
+		// only when it is named NodeOperationError or NodeApiError, otherwise without its description.
 		this.name = 'NodeOperationError';
 		this.gatewayTask = options.task;
 	}
@@ -49,10 +49,16 @@ export function asNodeError(
 	return new NodeOperationError(node, caught as Error, { itemIndex });
 }
 
-/** The JSON of the item "Continue On Fail" outputs for an error. */
-export function errorItemJson(error: NodeApiError | NodeOperationError): IDataObject {
+/**
+ * The JSON of the item "Continue On Fail" outputs for an error: its message and advice, the tasks the
+ * item created before it failed (`createdTaskIds`), and a GatewayTaskError's own task fields last.
+ */
+export function errorItemJson(error: NodeApiError | NodeOperationError, createdTaskIds: string[] = []): IDataObject {
 	const json: IDataObject = { error: error.message };
 	if (error.description) json.description = error.description;
 	if (error instanceof NodeApiError && error.httpCode) json.httpCode = error.httpCode;
+	if (createdTaskIds.length === 1) json.taskId = createdTaskIds[0];
+	else if (createdTaskIds.length > 1) json.taskIds = createdTaskIds;
+	if (error instanceof GatewayTaskError) Object.assign(json, error.gatewayTask);
 	return json;
 }

@@ -8,7 +8,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { TransportOptions } from '../transport/request';
 import type { RetryPolicy } from '../transport/retry';
-import { asNodeError, errorItemJson, GatewayTaskError } from './errors';
+import { asNodeError, errorItemJson } from './errors';
 
 /** What a node is constructed with: nothing in n8n; tests pass e.g. a faster retry policy. */
 export interface NodeSettings {
@@ -149,7 +149,8 @@ export async function runItems(
 	return [results.flat()];
 }
 
-function readConcurrency(ctx: IExecuteFunctions): number {
+/** The Concurrency option, checked: read once per execution (item 0), by the item runner and by Wait for Callback. */
+export function readConcurrency(ctx: IExecuteFunctions): number {
 	const raw = ctx.getNodeParameter(`options.${concurrencyOption.name}`, 0, DEFAULT_CONCURRENCY) as unknown;
 	const value = Number(raw);
 	if (!Number.isInteger(value) || value < 1 || value > MAX_CONCURRENCY) {
@@ -166,11 +167,7 @@ function errorItem(
 	itemIndex: number,
 	taskIds: string[],
 ): INodeExecutionData {
-	const json = errorItemJson(error);
-	if (taskIds.length === 1) json.taskId = taskIds[0];
-	else if (taskIds.length > 1) json.taskIds = taskIds;
-	if (error instanceof GatewayTaskError) Object.assign(json, error.gatewayTask);
-	return { json, pairedItem: { item: itemIndex } };
+	return { json: errorItemJson(error, taskIds), pairedItem: { item: itemIndex } };
 }
 
 /**

@@ -5,7 +5,7 @@
  * Every operation that creates a video task registers a request builder, once; this file makes
  * both the per-item executor and the Wait for Callback batch from it.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import type { ZodType, ZodTypeDef } from 'zod/v3';
 
@@ -90,6 +90,17 @@ export interface TaskCreatingOperation {
 
 /** What a video node registers per operation: a task creation, or a plain executor (Get, Wait). */
 export type VideoOperation = TaskCreatingOperation | OperationExecutor;
+
+/** What a video operation file exports: its panel parameters and either a request builder or an execute. */
+export type VideoOperationFile = { description: INodeProperties[] } & (
+	| { createTask: VideoRequestBuilder }
+	| { execute: OperationExecutor }
+);
+
+/** What a video node registers for one operation file: its request builder when it creates a task, else its execute. */
+export function videoOperation(file: VideoOperationFile): VideoOperation {
+	return 'createTask' in file ? { createTask: file.createTask } : file.execute;
+}
 
 function isTaskCreating(operation: VideoOperation | undefined): operation is TaskCreatingOperation {
 	return typeof operation === 'object' && operation !== null && 'createTask' in operation;

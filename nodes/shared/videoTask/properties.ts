@@ -32,6 +32,21 @@ export const sizeProperty: INodeProperties = {
 	description: 'Frame size as &lt;width&gt;x&lt;height&gt;. Leave empty for the gateway default.',
 };
 
+/**
+ * Duration of a video, or of one storyboard scene. docs/gateway-interface.md, "Decisions where the
+ * interface is silent": the unit is not given; seconds is assumed.
+ */
+export function durationProperty(of: 'video' | 'scene'): INodeProperties {
+	return {
+		displayName: 'Duration',
+		name: 'duration',
+		type: 'number',
+		typeOptions: { minValue: 1, numberPrecision: 0 },
+		default: 5,
+		description: `Length of the ${of} as a whole number (seconds on gateways of this kind)`,
+	};
+}
+
 export const callbackUrlProperty: INodeProperties = {
 	displayName: 'Callback URL',
 	name: 'callbackUrl',
