@@ -78,6 +78,8 @@ export function safeFileName(url: string, fallbackBase: string, extension: strin
 	}
 	const clean = (text: string) =>
 		text
+			// Characters that cannot stay are dropped at the ends and become one `_` inside.
+			.replace(/^[^A-Za-z0-9._-]+|[^A-Za-z0-9._-]+$/g, '')
 			.replace(/[^A-Za-z0-9._-]+/g, '_')
 			.replace(/\.{2,}/g, '.')
 			.replace(/^[._-]+/, '')
