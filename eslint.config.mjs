@@ -7,7 +7,18 @@ import { buildScanConfig } from '@n8n/scan-community-package/scanner/scanner.mjs
 // and over the npm pack tarball.
 tmp.setGracefulCleanup(); // importing the scanner creates a temporary folder
 export default [
-	{ ignores: ['dist/**', 'node_modules/**', '.cache/**', 'test/**', 'bench/**', 'dev/**', 'scripts/**', 'examples/**'] },
+	{
+		ignores: [
+			'dist/**',
+			'node_modules/**',
+			'.cache/**',
+			'test/**',
+			'bench/**',
+			'dev/**',
+			'scripts/**',
+			'examples/**',
+		],
+	},
 	{ linterOptions: { noInlineConfig: true } },
 	...(await buildScanConfig()),
 ];

@@ -10,7 +10,10 @@ function clean(done) {
 }
 
 function copyIcons() {
-	return src(['nodes/**/*.{png,svg}', 'credentials/**/*.{png,svg}'], { base: '.', encoding: false }).pipe(dest('dist'));
+	return src(['nodes/**/*.{png,svg}', 'credentials/**/*.{png,svg}'], {
+		base: '.',
+		encoding: false,
+	}).pipe(dest('dist'));
 }
 
 function copyCodex() {

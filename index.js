@@ -16,10 +16,12 @@ module.exports = {
 			return require('./nodes/MediaGatewayVideo/MediaGatewayVideo.node').MediaGatewayVideo;
 		},
 		get MediaGatewayStoryboard() {
-			return require('./nodes/MediaGatewayStoryboard/MediaGatewayStoryboard.node').MediaGatewayStoryboard;
+			return require('./nodes/MediaGatewayStoryboard/MediaGatewayStoryboard.node')
+				.MediaGatewayStoryboard;
 		},
 		get MediaGatewayCharacter() {
-			return require('./nodes/MediaGatewayCharacter/MediaGatewayCharacter.node').MediaGatewayCharacter;
+			return require('./nodes/MediaGatewayCharacter/MediaGatewayCharacter.node')
+				.MediaGatewayCharacter;
 		},
 		get MediaGatewayTrigger() {
 			return require('./nodes/MediaGatewayTrigger/MediaGatewayTrigger.node').MediaGatewayTrigger;

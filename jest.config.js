@@ -3,7 +3,12 @@ module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test'],
 	testMatch: ['**/*.test.ts', '**/*.test.js'],
-	testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/e2e/', '<rootDir>/test/queue/', '<rootDir>/test/editor/'],
+	testPathIgnorePatterns: [
+		'/node_modules/',
+		'<rootDir>/test/e2e/',
+		'<rootDir>/test/queue/',
+		'<rootDir>/test/editor/',
+	],
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }] },
 	testTimeout: 30000,
 };

@@ -30,7 +30,9 @@ const ITEMS = 20;
 const TASK_MS = 2000;
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS) || 3);
 const LOOP_RUNS = Math.max(1, Number(process.env.BENCH_LOOP_RUNS) || 1);
-const batchExample = JSON.parse(fs.readFileSync(path.join(REPO, 'examples', 'video-batch-wait-for-callback.json'), 'utf8'));
+const batchExample = JSON.parse(
+	fs.readFileSync(path.join(REPO, 'examples', 'video-batch-wait-for-callback.json'), 'utf8'),
+);
 
 /** The example with its own id and path, a standard-tier video node with `video` parameters. */
 function workflow(id, video) {
@@ -41,13 +43,21 @@ function workflow(id, video) {
 	webhook.webhookId = require('node:crypto').randomUUID();
 	webhook.parameters.path = `bench-${id.toLowerCase()}`;
 	const node = wf.nodes.find((n) => n.name === 'Render videos');
-	Object.assign(node.parameters, { model: 'vidmodel', options: { download: false, concurrency: 5 } }, video);
+	Object.assign(
+		node.parameters,
+		{ model: 'vidmodel', options: { download: false, concurrency: 5 } },
+		video,
+	);
 	wf.nodes = wf.nodes.filter((n) => n.type !== 'n8n-nodes-base.stickyNote');
 	return wf;
 }
 
 const batchWf = workflow('BenchBatch', { completion: 'callback' });
-const pollWf = workflow('BenchPoll', { completion: 'poll', pollIntervalSeconds: 0.25, waitTimeoutMinutes: 5 });
+const pollWf = workflow('BenchPoll', {
+	completion: 'poll',
+	pollIntervalSeconds: 0.25,
+	waitTimeoutMinutes: 5,
+});
 /** Loop Over Items (batch size 1) → Wait for Callback → back to the loop; "done" → All done. */
 const loopWf = (() => {
 	const wf = workflow('BenchLoop', { completion: 'callback' });
@@ -60,12 +70,17 @@ const loopWf = (() => {
 		parameters: { batchSize: 1, options: {} },
 	});
 	const done = wf.nodes.find((n) => n.name === 'All done');
-	done.parameters.assignments.assignments = done.parameters.assignments.assignments.filter((a) => !a.value.includes("$('Prompt list')"));
+	done.parameters.assignments.assignments = done.parameters.assignments.assignments.filter(
+		(a) => !a.value.includes("$('Prompt list')"),
+	);
 	wf.connections = {
 		Webhook: { main: [[{ node: 'Prompt list', type: 'main', index: 0 }]] },
 		'Prompt list': { main: [[{ node: 'Loop Over Items', type: 'main', index: 0 }]] },
 		'Loop Over Items': {
-			main: [[{ node: 'All done', type: 'main', index: 0 }], [{ node: 'Render videos', type: 'main', index: 0 }]],
+			main: [
+				[{ node: 'All done', type: 'main', index: 0 }],
+				[{ node: 'Render videos', type: 'main', index: 0 }],
+			],
 		},
 		'Render videos': { main: [[{ node: 'Loop Over Items', type: 'main', index: 0 }]] },
 	};
@@ -114,17 +129,25 @@ const FINAL = new Set(['succeed', 'failed']);
  */
 function afterLastTask(sim, lastTask, stoppedAt) {
 	const finals = sim.callbackLog.filter((c) => FINAL.has(c.payload?.status));
-	const lastTaskFirst = finals.filter((c) => c.payload.id === lastTask.id).sort((a, b) => a.at - b.at)[0];
+	const lastTaskFirst = finals
+		.filter((c) => c.payload.id === lastTask.id)
+		.sort((a, b) => a.at - b.at)[0];
 	const answered200 = finals.filter((c) => c.status === 200).map((c) => c.at + c.elapsedMs);
-	const reads = sim.requests.filter((r) => r.method === 'GET' && /^\/v1\/videos\/[^/]+$/.test(r.path));
+	const reads = sim.requests.filter(
+		(r) => r.method === 'GET' && /^\/v1\/videos\/[^/]+$/.test(r.path),
+	);
 	return {
 		callbackSent: lastTaskFirst ? lastTaskFirst.at - lastTask.completeAt : NaN,
-		callbackAnswered: lastTaskFirst ? lastTaskFirst.at + lastTaskFirst.elapsedMs - lastTask.completeAt : NaN,
+		callbackAnswered: lastTaskFirst
+			? lastTaskFirst.at + lastTaskFirst.elapsedMs - lastTask.completeAt
+			: NaN,
 		lastAnswered200: answered200.length ? Math.max(...answered200) - lastTask.completeAt : NaN,
 		stopped: stoppedAt - lastTask.completeAt,
 		readsAfter: reads.filter((r) => r.at >= lastTask.completeAt).length,
 		reads: reads.length,
-		notAnswered200: finals.filter((c) => c.status !== 200).map((c) => `${c.status} after ${fmt(c.elapsedMs)}`),
+		notAnswered200: finals
+			.filter((c) => c.status !== 200)
+			.map((c) => `${c.status} after ${fmt(c.elapsedMs)}`),
 	};
 }
 
@@ -134,8 +157,12 @@ async function measure(host, sim, wf, list = prompts) {
 	const stop = { done: false };
 	const sampling = sampleRunning(host, wf, before, stop);
 	const t0 = Date.now();
-	const started = await postJson(host.webhookUrl(wf.nodes.find((n) => n.name === 'Webhook').parameters.path), { prompts: list });
-	if (started.status !== 200) throw new Error(`${wf.id}: the Webhook node answered ${started.status}`);
+	const started = await postJson(
+		host.webhookUrl(wf.nodes.find((n) => n.name === 'Webhook').parameters.path),
+		{ prompts: list },
+	);
+	if (started.status !== 200)
+		throw new Error(`${wf.id}: the Webhook node answered ${started.status}`);
 	const found = await host.waitForExecutions(
 		(l) => l.some((e) => !before.has(e.id) && ['success', 'error', 'crashed'].includes(e.status)),
 		{ workflowId: wf.id, timeoutMs: 10 * 60_000, intervalMs: 100 },
@@ -143,7 +170,8 @@ async function measure(host, sim, wf, list = prompts) {
 	stop.done = true;
 	const samples = await sampling;
 	const execution = found.find((e) => !before.has(e.id));
-	if (execution.status !== 'success') throw new Error(`${wf.id}: execution ${execution.id} ended ${execution.status}`);
+	if (execution.status !== 'success')
+		throw new Error(`${wf.id}: execution ${execution.id} ended ${execution.status}`);
 	const out = execution.runData['All done']?.at(-1)?.items ?? [];
 	const items = wf === loopWf ? execution.runData['Render videos'].length : out.length;
 	if (items !== list.length) throw new Error(`${wf.id}: ${items} videos instead of ${list.length}`);
@@ -151,7 +179,9 @@ async function measure(host, sim, wf, list = prompts) {
 	const firstCreated = Math.min(...tasks.map((t) => t.createdAt));
 	const lastTask = tasks.reduce((a, b) => (b.completeAt > a.completeAt ? b : a));
 	// "While rendering": the union of the tasks' render windows (one window for a batch, twenty for the loop).
-	const windows = tasks.map((t) => [t.createdAt + SAMPLE_MS, t.completeAt]).sort((a, b) => a[0] - b[0]);
+	const windows = tasks
+		.map((t) => [t.createdAt + SAMPLE_MS, t.completeAt])
+		.sort((a, b) => a[0] - b[0]);
 	const union = [];
 	for (const [from, to] of windows) {
 		const last = union[union.length - 1];
@@ -170,16 +200,29 @@ async function measure(host, sim, wf, list = prompts) {
 	};
 }
 
-const medianOf = (runs) => ({ ...[...runs].sort((a, b) => a.ms - b.ms)[Math.floor(runs.length / 2)], runs });
+const medianOf = (runs) => ({
+	...[...runs].sort((a, b) => a.ms - b.ms)[Math.floor(runs.length / 2)],
+	runs,
+});
 
 async function main() {
-	const sim = await startSimulator({ apiKey: API_KEY, port: 0, videoCompleteAfterMs: TASK_MS, callbackTimeScale: 1 });
+	const sim = await startSimulator({
+		apiKey: API_KEY,
+		port: 0,
+		videoCompleteAfterMs: TASK_MS,
+		callbackTimeScale: 1,
+	});
 	const tarball = await N8nHost.packPackage(REPO);
 	const host = new N8nHost({ tarball, logLevel: 'info' });
 	try {
 		await host.installPackage();
 		await host.importCredentials([
-			{ id: 'mediaGatewayDemo', name: 'Media Gateway (demo)', type: 'mediaGatewayApi', data: { apiKey: API_KEY, baseUrl: sim.url } },
+			{
+				id: 'mediaGatewayDemo',
+				name: 'Media Gateway (demo)',
+				type: 'mediaGatewayApi',
+				data: { apiKey: API_KEY, baseUrl: sim.url },
+			},
 		]);
 		const workflows = [batchWf, loopWf, pollWf];
 		await host.importWorkflows(workflows);
@@ -188,8 +231,14 @@ async function main() {
 		// Warm-up: n8n's first execution pays for loading nodes and the expression engine.
 		await measure(host, sim, batchWf);
 
-		const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
-		console.log(`bench:callback: ${ITEMS} videos of ${TASK_MS / 1000} s each, real n8n 2.41.1 (regular mode), load average ${load()}, BENCH_RUNS=${RUNS}, BENCH_LOOP_RUNS=${LOOP_RUNS}`);
+		const load = () =>
+			os
+				.loadavg()
+				.map((l) => l.toFixed(2))
+				.join(' ');
+		console.log(
+			`bench:callback: ${ITEMS} videos of ${TASK_MS / 1000} s each, real n8n 2.41.1 (regular mode), load average ${load()}, BENCH_RUNS=${RUNS}, BENCH_LOOP_RUNS=${LOOP_RUNS}`,
+		);
 		// One item and the batch alternate, so drifting load on a shared machine affects both alike.
 		const oneRuns = [];
 		const batchRuns = [];
@@ -211,17 +260,27 @@ async function main() {
 		console.log(row('Wait for Callback, one item (one task)', one));
 		console.log(row('Wait for Callback, Loop Over Items (1 by 1)', loop));
 		console.log(row('Wait Until Done (poll 0.25 s), 20 at once', poll));
-		console.log(`  (status sampled in n8n's database every ${SAMPLE_MS} ms; "running" = a worker held; tasks of the batch rendered ${fmt(batch.renderWindow)} from the first creation, ${fmt(batch.firstCreated)} after the request, to the last completion)`);
+		console.log(
+			`  (status sampled in n8n's database every ${SAMPLE_MS} ms; "running" = a worker held; tasks of the batch rendered ${fmt(batch.renderWindow)} from the first creation, ${fmt(batch.firstCreated)} after the request, to the last completion)`,
+		);
 		const breakdown = (label, r) => {
 			const a = r.after;
 			return `  ${label}, after the last task finished: its final callback sent +${fmt(a.callbackSent)}, answered +${fmt(a.callbackAnswered)}; last final callback answered 200 +${fmt(a.lastAnswered200)}; execution stopped +${fmt(a.stopped)}; task reads after it ${a.readsAfter} (in all ${a.reads}); final callbacks not answered 200: ${a.notAnswered200.length ? a.notAnswered200.join(', ') : 'none'}`;
 		};
 		console.log(breakdown('batch (median run)', batch));
 		console.log(breakdown('one item (median run)', one));
-		console.log(`  batch vs one task's own end-to-end time (${fmt(one.ms)}, measured above): ${(batch.ms / one.ms).toFixed(2)}x  target <= 1.5x: ${verdict(batch.ms <= 1.5 * one.ms)}`);
-		console.log(`  batch vs one task's render time (${fmt(TASK_MS)}, the simulator's setting): ${(batch.ms / TASK_MS).toFixed(2)}x  target <= 1.5x: ${verdict(batch.ms <= 1.5 * TASK_MS)}`);
-		console.log(`  one by one vs batch: ${(loop.ms / batch.ms).toFixed(1)}x slower  target >= 10x: ${verdict(loop.ms >= 10 * batch.ms)}`);
-		console.log(`  worker held while the batch's tasks rendered: ${fmt(batch.renderingRunning)} (Wait Until Done: ${fmt(poll.renderingRunning)})  target none: ${verdict(batch.renderingRunning <= 2 * SAMPLE_MS)}`);
+		console.log(
+			`  batch vs one task's own end-to-end time (${fmt(one.ms)}, measured above): ${(batch.ms / one.ms).toFixed(2)}x  target <= 1.5x: ${verdict(batch.ms <= 1.5 * one.ms)}`,
+		);
+		console.log(
+			`  batch vs one task's render time (${fmt(TASK_MS)}, the simulator's setting): ${(batch.ms / TASK_MS).toFixed(2)}x  target <= 1.5x: ${verdict(batch.ms <= 1.5 * TASK_MS)}`,
+		);
+		console.log(
+			`  one by one vs batch: ${(loop.ms / batch.ms).toFixed(1)}x slower  target >= 10x: ${verdict(loop.ms >= 10 * batch.ms)}`,
+		);
+		console.log(
+			`  worker held while the batch's tasks rendered: ${fmt(batch.renderingRunning)} (Wait Until Done: ${fmt(poll.renderingRunning)})  target none: ${verdict(batch.renderingRunning <= 2 * SAMPLE_MS)}`,
+		);
 		console.log(`  load average at the end: ${load()}`);
 	} finally {
 		await host.stop();

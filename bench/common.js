@@ -25,7 +25,8 @@ async function medianRun(measure) {
 function runBench(main) {
 	main()
 		.finally(() => {
-			if (process.env.N8N_USER_FOLDER) rmSync(process.env.N8N_USER_FOLDER, { recursive: true, force: true });
+			if (process.env.N8N_USER_FOLDER)
+				rmSync(process.env.N8N_USER_FOLDER, { recursive: true, force: true });
 		})
 		.then(
 			() => process.exit(0),

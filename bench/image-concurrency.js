@@ -38,7 +38,8 @@ async function timedRun(sim, options) {
 	});
 	const ms = Number(process.hrtime.bigint() - started) / 1e6;
 	if (result.error) throw new Error(`run failed: ${result.error.message}`);
-	if (result.items.length !== ITEMS) throw new Error(`expected ${ITEMS} items, got ${result.items.length}`);
+	if (result.items.length !== ITEMS)
+		throw new Error(`expected ${ITEMS} items, got ${result.items.length}`);
 	return ms;
 }
 
@@ -55,7 +56,11 @@ async function rawRun(sim) {
 			const response = await fetch(`${sim.url}/imgmodel/v1/imgmodel-v3/generate`, {
 				method: 'POST',
 				headers: { Authorization: `Bearer ${API_KEY}`, 'Content-Type': 'application/json' },
-				body: JSON.stringify({ prompt: `bench image ${i}`, aspect_ratio: 'ASPECT_1_1', model: 'V_3' }),
+				body: JSON.stringify({
+					prompt: `bench image ${i}`,
+					aspect_ratio: 'ASPECT_1_1',
+					model: 'V_3',
+				}),
 			});
 			if (response.status !== 200) throw new Error(`raw request failed: HTTP ${response.status}`);
 			await response.json();
@@ -70,7 +75,6 @@ async function medianOf(sim, options, run = timedRun) {
 	const { ms, runs } = await medianRun(async () => ({ ms: await run(sim, options) }));
 	return { median: ms, times: runs.map((r) => r.ms) };
 }
-
 
 async function main() {
 	const sim = await startSimulator({ apiKey: API_KEY, port: 0, latencyMs: 0 });
@@ -87,17 +91,25 @@ async function main() {
 		const deviation = ((parallel.median - idealMs) / idealMs) * 100;
 		const runs = (r) => `median of ${RUNS}: ${r.times.map(fmt).join(', ')}`;
 
-		console.log(`Media Gateway Image → Generate: ${ITEMS} items, simulator latency ${LATENCY_MS} ms, download off`);
+		console.log(
+			`Media Gateway Image → Generate: ${ITEMS} items, simulator latency ${LATENCY_MS} ms, download off`,
+		);
 		console.log(`  machine: ${os.cpus().length} CPUs, load average ${os.loadavg()[0].toFixed(2)}`);
 		console.log(`  concurrency 1:            ${fmt(serial.median)}  (${runs(serial)})`);
-		console.log(`  concurrency ${DEFAULT_CONCURRENCY} (default):  ${fmt(parallel.median)}  (${runs(parallel)})`);
-		console.log(`  floor: ${DEFAULT_CONCURRENCY} plain fetch loops, no n8n: ${fmt(raw.median)}  (${runs(raw)})`);
+		console.log(
+			`  concurrency ${DEFAULT_CONCURRENCY} (default):  ${fmt(parallel.median)}  (${runs(parallel)})`,
+		);
+		console.log(
+			`  floor: ${DEFAULT_CONCURRENCY} plain fetch loops, no n8n: ${fmt(raw.median)}  (${runs(raw)})`,
+		);
 		console.log(`  speed-up (1 / default):   ${ratio.toFixed(2)}x`);
 		console.log(
 			`  ideal ceil(${ITEMS}/${DEFAULT_CONCURRENCY}) * ${LATENCY_MS} ms = ${fmt(idealMs)}; the default deviates ${signed(deviation)}% (the no-n8n floor ${signed(((raw.median - idealMs) / idealMs) * 100)}%)`,
 		);
 		console.log(`  target: default >= 4x faster than concurrency 1 ... ${verdict(ratio >= 4)}`);
-		console.log(`  target: default within 10% of the ideal .......... ${verdict(Math.abs(deviation) <= 10)}`);
+		console.log(
+			`  target: default within 10% of the ideal .......... ${verdict(Math.abs(deviation) <= 10)}`,
+		);
 	} finally {
 		await sim.close();
 	}

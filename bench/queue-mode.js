@@ -58,7 +58,12 @@ function imageWorkflow() {
 				typeVersion: 2,
 				position: [0, 0],
 				webhookId: crypto.randomUUID(),
-				parameters: { httpMethod: 'POST', path: IMAGE_PATH, responseMode: 'onReceived', options: {} },
+				parameters: {
+					httpMethod: 'POST',
+					path: IMAGE_PATH,
+					responseMode: 'onReceived',
+					options: {},
+				},
 			},
 			{
 				id: crypto.randomUUID(),
@@ -89,7 +94,11 @@ function imageWorkflow() {
 	};
 }
 
-const loadavg = () => os.loadavg().map((n) => n.toFixed(2)).join(' ');
+const loadavg = () =>
+	os
+		.loadavg()
+		.map((n) => n.toFixed(2))
+		.join(' ');
 
 /** Polls main's execution records until `count` executions of `workflowId` beyond `before` have stopped. */
 async function stoppedExecutions(cluster, workflowId, before, count, timeoutMs = 300000) {
@@ -101,38 +110,53 @@ async function stoppedExecutions(cluster, workflowId, before, count, timeoutMs =
 }
 
 async function measureImages(cluster) {
-	const before = new Set((await cluster.main.executions({ workflowId: IMAGE_WF })).map((e) => e.id));
+	const before = new Set(
+		(await cluster.main.executions({ workflowId: IMAGE_WF })).map((e) => e.id),
+	);
 	const t0 = Date.now();
 	const answers = await Promise.all(
-		Array.from({ length: EXECUTIONS }, (_, batch) => postJson(cluster.webhookUrl(IMAGE_PATH), { batch })),
+		Array.from({ length: EXECUTIONS }, (_, batch) =>
+			postJson(cluster.webhookUrl(IMAGE_PATH), { batch }),
+		),
 	);
-	if (answers.some((a) => a.status !== 200)) throw new Error(`start answers: ${answers.map((a) => a.status)}`);
+	if (answers.some((a) => a.status !== 200))
+		throw new Error(`start answers: ${answers.map((a) => a.status)}`);
 	const runs = await stoppedExecutions(cluster, IMAGE_WF, before, EXECUTIONS);
 	const failed = runs.filter((e) => e.status !== 'success');
 	if (failed.length > 0) throw new Error(`${failed.length} image executions did not succeed`);
 	const items = runs.reduce((n, e) => n + (e.runData['Generate image']?.[0]?.items.length ?? 0), 0);
-	if (items !== EXECUTIONS * ITEMS_PER_EXECUTION) throw new Error(`expected ${EXECUTIONS * ITEMS_PER_EXECUTION} images, got ${items}`);
+	if (items !== EXECUTIONS * ITEMS_PER_EXECUTION)
+		throw new Error(`expected ${EXECUTIONS * ITEMS_PER_EXECUTION} images, got ${items}`);
 	const ms = Math.max(...runs.map((e) => Date.parse(e.stoppedAt))) - t0;
 	return { ms, perSecond: EXECUTIONS / (ms / 1000), items };
 }
 
 async function measureCallbacks(cluster, triggerUrl, triggerWf, round) {
-	const before = new Set((await cluster.main.executions({ workflowId: triggerWf })).map((e) => e.id));
+	const before = new Set(
+		(await cluster.main.executions({ workflowId: triggerWf })).map((e) => e.id),
+	);
 	const bodies = Array.from({ length: CALLBACKS }, (_, i) => videoCallback(`bench-${round}-${i}`));
 	const t0 = Date.now();
-	const answers = await mapLimit(bodies, CALLBACK_CONCURRENCY, (body) => postJson(triggerUrl, body));
+	const answers = await mapLimit(bodies, CALLBACK_CONCURRENCY, (body) =>
+		postJson(triggerUrl, body),
+	);
 	const bad = answers.filter((a) => a.status !== 200 || a.json?.ignored);
-	if (bad.length > 0) throw new Error(`${bad.length} callbacks not accepted: ${bad[0].status} ${bad[0].text}`);
+	if (bad.length > 0)
+		throw new Error(`${bad.length} callbacks not accepted: ${bad[0].status} ${bad[0].text}`);
 	const runs = await stoppedExecutions(cluster, triggerWf, before, CALLBACKS);
 	const ms = Math.max(...runs.map((e) => Date.parse(e.stoppedAt))) - t0;
 	const times = answers.map((a) => a.ms);
 
 	// The gateway's retries of the same 200, in the same way: each one that gets through is a duplicate run.
 	await new Promise((resolve) => setTimeout(resolve, 1000));
-	const retries = await mapLimit(bodies, CALLBACK_CONCURRENCY, (body) => postJson(triggerUrl, body));
+	const retries = await mapLimit(bodies, CALLBACK_CONCURRENCY, (body) =>
+		postJson(triggerUrl, body),
+	);
 	const letThrough = retries.filter((a) => a.status === 200 && !a.json?.ignored).length;
 	await new Promise((resolve) => setTimeout(resolve, 3000));
-	const after = (await cluster.main.executions({ workflowId: triggerWf })).filter((e) => !before.has(e.id));
+	const after = (await cluster.main.executions({ workflowId: triggerWf })).filter(
+		(e) => !before.has(e.id),
+	);
 	return {
 		ms,
 		perSecond: CALLBACKS / (ms / 1000),
@@ -149,15 +173,28 @@ async function main() {
 	const apiKey = `bench-${crypto.randomBytes(6).toString('hex')}`;
 	const sim = await startSimulator({ apiKey, port: 0, latencyMs: LATENCY_MS });
 	const tarball = await N8nHost.packPackage(REPO);
-	const cluster = new QueueCluster({ tarball, workers: 1, webhooks: 2, workerConcurrency: WORKER_CONCURRENCY, logLevel: 'info' });
+	const cluster = new QueueCluster({
+		tarball,
+		workers: 1,
+		webhooks: 2,
+		workerConcurrency: WORKER_CONCURRENCY,
+		logLevel: 'info',
+	});
 	const results = [];
 	try {
 		await cluster.prepare();
 		await cluster.main.importCredentials([
-			{ id: 'mediaGatewayDemo', name: 'Media Gateway (demo)', type: 'mediaGatewayApi', data: { apiKey, baseUrl: sim.url } },
+			{
+				id: 'mediaGatewayDemo',
+				name: 'Media Gateway (demo)',
+				type: 'mediaGatewayApi',
+				data: { apiKey, baseUrl: sim.url },
+			},
 		]);
 		const trigger = localized(example('callback-trigger'), cluster.webhookBaseUrl);
-		const triggerNode = trigger.nodes.find((n) => n.type === 'n8n-nodes-media-gateway.mediaGatewayTrigger');
+		const triggerNode = trigger.nodes.find(
+			(n) => n.type === 'n8n-nodes-media-gateway.mediaGatewayTrigger',
+		);
 		// The example ships without a secret: one per run. The callbacks below are invented (no task on the
 		// simulator), so video callbacks are not confirmed with the gateway here.
 		triggerNode.parameters.secretToken = crypto.randomBytes(24).toString('base64url');

@@ -35,7 +35,10 @@ const { mapLimit, quantile } = require('../dev/load-generation');
 const execFileAsync = promisify(execFile);
 const REPO = path.resolve(__dirname, '..');
 const CALLBACKS = Math.max(1, Number(process.env.BENCH_CALLBACKS) || 400);
-const REFS = (process.env.BENCH_REFS ?? '6ccf7dd').split(',').map((r) => r.trim()).filter(Boolean);
+const REFS = (process.env.BENCH_REFS ?? '6ccf7dd')
+	.split(',')
+	.map((r) => r.trim())
+	.filter(Boolean);
 const SETTLE_MS = Math.max(10, Number(process.env.BENCH_SETTLE_S) || 300) * 1000;
 const CONCURRENCY = 50;
 const WARM_UP = 20;
@@ -84,7 +87,12 @@ const workflows = [
 				typeVersion: 2,
 				position: [0, 0],
 				webhookId: '9e1f0a2b-3c4d-4e5f-8a6b-7c8d9e0f1a22',
-				parameters: { httpMethod: 'POST', path: WEBHOOK_PATH, responseMode: 'onReceived', options: {} },
+				parameters: {
+					httpMethod: 'POST',
+					path: WEBHOOK_PATH,
+					responseMode: 'onReceived',
+					options: {},
+				},
 			},
 		],
 		connections: {},
@@ -99,7 +107,11 @@ function sleep(ms) {
 	return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-const loadAverage = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
+const loadAverage = () =>
+	os
+		.loadavg()
+		.map((x) => x.toFixed(2))
+		.join(' ');
 
 /** sqlite keeps n8n's dates as 'YYYY-MM-DD HH:MM:SS.sss' in UTC. */
 function epochMs(value) {
@@ -117,7 +129,11 @@ async function blast(url, bodies, concurrency) {
 		const start = performance.now();
 		let status;
 		try {
-			const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+			const response = await fetch(url, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body,
+			});
 			await response.arrayBuffer();
 			status = response.status;
 		} catch (error) {
@@ -167,7 +183,8 @@ async function settle(host, workflowId, afterId, expected, timeoutMs = SETTLE_MS
 		const now = await executionCounts(host, workflowId, afterId);
 		if (now.total !== last.total || now.pending !== last.pending) stableSince = Date.now();
 		last = now;
-		const quiet = now.pending === 0 && Date.now() - stableSince >= (now.total >= expected ? 1500 : 3000);
+		const quiet =
+			now.pending === 0 && Date.now() - stableSince >= (now.total >= expected ? 1500 : 3000);
 		if (quiet) return { ...now, settleMs: Date.now() - t0 };
 		if (Date.now() - t0 > timeoutMs) return { ...now, settleMs: Date.now() - t0, timedOut: true };
 	}
@@ -228,7 +245,15 @@ async function measure(host, label, url, workflowId, prefix) {
 	const loadAtLastAnswer = loadAverage();
 	const settled = await settle(host, workflowId, afterId, CALLBACKS);
 	const e2e = await endToEnd(host, workflowId, afterId, prefix, startedAtMs);
-	return { label, ...answers, settled, e2e, loadBefore, loadAtLastAnswer, loadAfter: loadAverage() };
+	return {
+		label,
+		...answers,
+		settled,
+		e2e,
+		loadBefore,
+		loadAtLastAnswer,
+		loadAfter: loadAverage(),
+	};
 }
 
 async function build(dir) {
@@ -244,12 +269,16 @@ async function packRef(ref) {
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mg-bench-ref-'));
 	try {
 		await execFileAsync('git', ['worktree', 'add', '--detach', dir, ref], { cwd: REPO });
-		const { stdout } = await execFileAsync('git', ['log', '-1', '--format=%h %s', ref], { cwd: REPO });
+		const { stdout } = await execFileAsync('git', ['log', '-1', '--format=%h %s', ref], {
+			cwd: REPO,
+		});
 		fs.symlinkSync(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'));
 		await build(dir);
 		return { tarball: await N8nHost.packPackage(dir), title: stdout.trim() };
 	} finally {
-		await execFileAsync('git', ['worktree', 'remove', '--force', dir], { cwd: REPO }).catch(() => {});
+		await execFileAsync('git', ['worktree', 'remove', '--force', dir], { cwd: REPO }).catch(
+			() => {},
+		);
 		fs.rmSync(dir, { recursive: true, force: true });
 	}
 }
@@ -257,8 +286,15 @@ async function packRef(ref) {
 async function packCurrent() {
 	await build(REPO);
 	const { stdout } = await execFileAsync('git', ['log', '-1', '--format=%h %s'], { cwd: REPO });
-	const { stdout: dirty } = await execFileAsync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: REPO });
-	return { tarball: await N8nHost.packPackage(REPO), title: `${stdout.trim()}${dirty.trim() ? ' + uncommitted changes' : ''}` };
+	const { stdout: dirty } = await execFileAsync(
+		'git',
+		['status', '--porcelain', '--untracked-files=no'],
+		{ cwd: REPO },
+	);
+	return {
+		tarball: await N8nHost.packPackage(REPO),
+		title: `${stdout.trim()}${dirty.trim() ? ' + uncommitted changes' : ''}`,
+	};
 }
 
 /** One n8n of its own for one build of the package: the trigger, then the Webhook node. */
@@ -277,12 +313,23 @@ async function runDesign(design, extraEnv) {
 			[triggerUrl, TRIGGER_WF],
 			[webhookUrl, WEBHOOK_WF],
 		]) {
-			const warm = await blast(url, Array.from({ length: WARM_UP }, (_, i) => callback(`warm-${workflowId}-${i}`)), 10);
-			if (warm.non200 > 0) throw new Error(`warm-up of ${workflowId} got ${JSON.stringify(warm.statuses)}`);
+			const warm = await blast(
+				url,
+				Array.from({ length: WARM_UP }, (_, i) => callback(`warm-${workflowId}-${i}`)),
+				10,
+			);
+			if (warm.non200 > 0)
+				throw new Error(`warm-up of ${workflowId} got ${JSON.stringify(warm.statuses)}`);
 			await settle(host, workflowId, 0, WARM_UP);
 		}
 		// The trigger goes first: the Webhook node then runs on a database that already holds its executions.
-		const trigger = await measure(host, 'Media Gateway Trigger', triggerUrl, TRIGGER_WF, 'bench-trg');
+		const trigger = await measure(
+			host,
+			'Media Gateway Trigger',
+			triggerUrl,
+			TRIGGER_WF,
+			'bench-trg',
+		);
 		const webhook = await measure(host, 'n8n Webhook node', webhookUrl, WEBHOOK_WF, 'bench-whk');
 		return { ...design, trigger, webhook };
 	} finally {
@@ -298,12 +345,17 @@ function line(label, value) {
 
 function report(r) {
 	const e = r.e2e;
-	console.log(`  ${r.label}   (load average before ${r.loadBefore}; at the last answer ${r.loadAtLastAnswer}; after ${r.loadAfter})`);
+	console.log(
+		`  ${r.label}   (load average before ${r.loadBefore}; at the last answer ${r.loadAtLastAnswer}; after ${r.loadAfter})`,
+	);
 	line('answers/s', `${num(r.rps)} (${CALLBACKS} in ${num(r.wallMs / 1000, 2)} s)`);
 	line('answer p50 / p99 / max', `${num(r.p50, 0)} / ${num(r.p99, 0)} / ${num(r.max, 0)} ms`);
 	line(`answers over the gateway's ${GATEWAY_TIMEOUT_MS / 1000} s`, `${num(r.over5s * 100)} %`);
 	line('answers by status', JSON.stringify(r.statuses));
-	line('callbacks/s until the last execution created', `${num(e.createdRps)} (${num(e.createdS)} s)`);
+	line(
+		'callbacks/s until the last execution created',
+		`${num(e.createdRps)} (${num(e.createdS)} s)`,
+	);
 	line(
 		'callbacks/s until the last execution finished',
 		Number.isFinite(e.finishedRps)
@@ -311,7 +363,10 @@ function report(r) {
 			: `n/a: ${e.unfinished} executions still unfinished ${num(SETTLE_MS / 1000, 0)} s after the last answer`,
 	);
 	line('executions by status', JSON.stringify(r.settled.counts));
-	line('callbacks lost / doubled', `${e.lost} / ${e.doubled}  (executions ${e.executions}, callbacks ${CALLBACKS}${e.unattributed ? `, ${e.unattributed} not attributable` : ''})`);
+	line(
+		'callbacks lost / doubled',
+		`${e.lost} / ${e.doubled}  (executions ${e.executions}, callbacks ${CALLBACKS}${e.unattributed ? `, ${e.unattributed} not attributable` : ''})`,
+	);
 }
 
 const METRICS = [
@@ -324,16 +379,34 @@ const METRICS = [
 ];
 
 function ratios(current, base) {
-	console.log(`\nRatios ${current.name} / ${base.name} (Media Gateway Trigger; within 10 %: >= 0.90 where higher is better, <= 1.10 where lower is better)`);
-	console.log('  the throughput target is the last ratio: callbacks turned into executions that have run (README, Benchmarks)');
+	console.log(
+		`\nRatios ${current.name} / ${base.name} (Media Gateway Trigger; within 10 %: >= 0.90 where higher is better, <= 1.10 where lower is better)`,
+	);
+	console.log(
+		'  the throughput target is the last ratio: callbacks turned into executions that have run (README, Benchmarks)',
+	);
 	for (const [label, get, better] of METRICS) {
 		const ratio = get(current.trigger) / get(base.trigger);
 		const met = better === 'higher' ? ratio >= 0.9 : ratio <= 1.1;
-		line(label, Number.isFinite(ratio) ? `${ratio.toFixed(2)}x  (${better} is better: ${met ? 'within 10 %' : 'NOT within 10 %'})` : 'n/a');
+		line(
+			label,
+			Number.isFinite(ratio)
+				? `${ratio.toFixed(2)}x  (${better} is better: ${met ? 'within 10 %' : 'NOT within 10 %'})`
+				: 'n/a',
+		);
 	}
-	line("share of answers over 5 s", `${num(current.trigger.over5s * 100)} % vs ${num(base.trigger.over5s * 100)} %`);
-	line('callbacks lost / doubled', `${current.trigger.e2e.lost} / ${current.trigger.e2e.doubled} vs ${base.trigger.e2e.lost} / ${base.trigger.e2e.doubled}`);
-	line('reference: Webhook node answers/s', `${num(current.webhook.rps)} vs ${num(base.webhook.rps)} (${(current.webhook.rps / base.webhook.rps).toFixed(2)}x: the instances' own noise)`);
+	line(
+		'share of answers over 5 s',
+		`${num(current.trigger.over5s * 100)} % vs ${num(base.trigger.over5s * 100)} %`,
+	);
+	line(
+		'callbacks lost / doubled',
+		`${current.trigger.e2e.lost} / ${current.trigger.e2e.doubled} vs ${base.trigger.e2e.lost} / ${base.trigger.e2e.doubled}`,
+	);
+	line(
+		'reference: Webhook node answers/s',
+		`${num(current.webhook.rps)} vs ${num(base.webhook.rps)} (${(current.webhook.rps / base.webhook.rps).toFixed(2)}x: the instances' own noise)`,
+	);
 }
 
 async function main() {
@@ -356,7 +429,10 @@ async function main() {
 			console.log(`\n${design.name}: ${design.title}`);
 			report(result.trigger);
 			report(result.webhook);
-			line('trigger / Webhook node answers/s', `${(result.trigger.rps / result.webhook.rps).toFixed(2)}x`);
+			line(
+				'trigger / Webhook node answers/s',
+				`${(result.trigger.rps / result.webhook.rps).toFixed(2)}x`,
+			);
 		}
 		const current = results[results.length - 1];
 		for (const base of results.slice(0, -1)) ratios(current, base);
@@ -365,7 +441,8 @@ async function main() {
 		console.error(`bench failed: ${error.stack ?? error}`);
 		exitCode = 1;
 	} finally {
-		for (const design of designs) fs.rmSync(path.dirname(design.tarball), { recursive: true, force: true });
+		for (const design of designs)
+			fs.rmSync(path.dirname(design.tarball), { recursive: true, force: true });
 	}
 	return exitCode;
 }

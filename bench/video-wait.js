@@ -55,7 +55,6 @@ async function timedRun(sim, options, items = ITEMS) {
 	return { ms, polls };
 }
 
-
 async function main() {
 	const sim = await startSimulator({ apiKey: API_KEY, port: 0, videoCompleteAfterMs: TASK_MS });
 	try {
@@ -65,18 +64,27 @@ async function main() {
 
 		const serial = await medianRun(() => timedRun(sim, { concurrency: 1 }));
 		const parallel = await medianRun(() => timedRun(sim, {}));
-		const runs = (r) => `median of ${RUNS}: ${r.runs.map((x) => fmt(x.ms)).join(', ')}; ${r.polls} polls`;
+		const runs = (r) =>
+			`median of ${RUNS}: ${r.runs.map((x) => fmt(x.ms)).join(', ')}; ${r.polls} polls`;
 
 		console.log(
 			`Media Gateway Video → Create, Wait Until Done: ${ITEMS} items, each task ${fmt(TASK_MS)}, poll every ${POLL_SECONDS} s`,
 		);
 		console.log(`  machine: ${os.cpus().length} CPUs, load average ${os.loadavg()[0].toFixed(2)}`);
 		console.log(`  concurrency 1:            ${fmt(serial.ms)}  (${runs(serial)})`);
-		console.log(`  concurrency ${DEFAULT_CONCURRENCY} (default):  ${fmt(parallel.ms)}  (${runs(parallel)})`);
+		console.log(
+			`  concurrency ${DEFAULT_CONCURRENCY} (default):  ${fmt(parallel.ms)}  (${runs(parallel)})`,
+		);
 		console.log(`  ratio (1 / default):      ${(serial.ms / parallel.ms).toFixed(2)}x`);
-		console.log(`  one task: ${fmt(TASK_MS)}; all ${ITEMS} one after another would take ${fmt(ITEMS * TASK_MS)}`);
-		console.log(`  target: default <= 1.5 x one task (${fmt(TARGET_MS)}) ... ${verdict(parallel.ms <= TARGET_MS)}`);
-		console.log(`  (concurrency 1 <= ${fmt(TARGET_MS)} as well ........... ${verdict(serial.ms <= TARGET_MS)})`);
+		console.log(
+			`  one task: ${fmt(TASK_MS)}; all ${ITEMS} one after another would take ${fmt(ITEMS * TASK_MS)}`,
+		);
+		console.log(
+			`  target: default <= 1.5 x one task (${fmt(TARGET_MS)}) ... ${verdict(parallel.ms <= TARGET_MS)}`,
+		);
+		console.log(
+			`  (concurrency 1 <= ${fmt(TARGET_MS)} as well ........... ${verdict(serial.ms <= TARGET_MS)})`,
+		);
 	} finally {
 		await sim.close();
 	}

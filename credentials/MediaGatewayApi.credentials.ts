@@ -26,7 +26,8 @@ export class MediaGatewayApi implements ICredentialType {
 			typeOptions: { password: true },
 			required: true,
 			default: '',
-			description: 'The key the gateway issued to you. It is sent as "Authorization: Bearer <key>".',
+			description:
+				'The key the gateway issued to you. It is sent as "Authorization: Bearer <key>".',
 		},
 		{
 			displayName: 'Base URL',
@@ -70,7 +71,10 @@ export class MediaGatewayApi implements ICredentialType {
 			method: 'GET',
 			// Redirects count as failures (n8n applies the rules below only to failures): n8n would
 			// follow one with the key on it, to any host, and the key goes to the Base URL only.
-			ignoreHttpStatusErrors: { ignore: true, except: [301, 302, 303, 307, 308, 401, 403, 500, 502, 503, 504] },
+			ignoreHttpStatusErrors: {
+				ignore: true,
+				except: [301, 302, 303, 307, 308, 401, 403, 500, 502, 503, 504],
+			},
 			disableFollowRedirect: true,
 			sendCredentialsOnCrossOriginRedirect: false,
 		},
@@ -93,7 +97,8 @@ export class MediaGatewayApi implements ICredentialType {
 				type: 'responseCode',
 				properties: {
 					value: 403,
-					message: 'The gateway refused this API key (HTTP 403). Check that the key is active and allowed to use this gateway.',
+					message:
+						'The gateway refused this API key (HTTP 403). Check that the key is active and allowed to use this gateway.',
 				},
 			},
 		],

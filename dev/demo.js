@@ -24,7 +24,10 @@ const { DEMO_CREDENTIAL_ID, DEMO_CREDENTIAL_NAME, loadExamples } = require('./ex
 const REPO_ROOT = path.resolve(__dirname, '..');
 const DEMO_DIR = path.join(REPO_ROOT, '.cache', 'demo');
 const SAMPLE_EXAMPLE = 'image-generate-download';
-const TRIGGER_TYPES = new Set(['n8n-nodes-media-gateway.mediaGatewayTrigger', 'n8n-nodes-base.webhook']);
+const TRIGGER_TYPES = new Set([
+	'n8n-nodes-media-gateway.mediaGatewayTrigger',
+	'n8n-nodes-base.webhook',
+]);
 
 const say = (line = '') => process.stdout.write(`${line}\n`);
 const warn = (line) => process.stderr.write(`${line}\n`);
@@ -48,17 +51,24 @@ function chooseGateway() {
 function startSimulatorProcess(apiKey) {
 	return new Promise((resolve, reject) => {
 		// The key travels in the environment, not in argv, where `ps` would show it.
-		const child = spawn(process.execPath, [path.join(REPO_ROOT, 'dev/simulator/cli.js'), '--port', '0'], {
-			cwd: REPO_ROOT,
-			env: { ...process.env, SIM_API_KEY: apiKey },
-			stdio: ['ignore', 'pipe', 'pipe'],
-		});
+		const child = spawn(
+			process.execPath,
+			[path.join(REPO_ROOT, 'dev/simulator/cli.js'), '--port', '0'],
+			{
+				cwd: REPO_ROOT,
+				env: { ...process.env, SIM_API_KEY: apiKey },
+				stdio: ['ignore', 'pipe', 'pipe'],
+			},
+		);
 		state.sim = child;
 		let stderr = '';
 		child.stderr.on('data', (chunk) => {
 			stderr += chunk;
 		});
-		const timer = setTimeout(() => reject(new Error('the simulator did not start within 20 s')), 20000);
+		const timer = setTimeout(
+			() => reject(new Error('the simulator did not start within 20 s')),
+			20000,
+		);
 		const lines = readline.createInterface({ input: child.stdout });
 		lines.once('line', (line) => {
 			clearTimeout(timer);
@@ -71,9 +81,15 @@ function startSimulatorProcess(apiKey) {
 		child.once('exit', (code, signal) => {
 			clearTimeout(timer);
 			if (!state.stopping) {
-				reject(new Error(`the simulator exited (code ${code}, signal ${signal}): ${stderr.trim().slice(0, 500)}`));
+				reject(
+					new Error(
+						`the simulator exited (code ${code}, signal ${signal}): ${stderr.trim().slice(0, 500)}`,
+					),
+				);
 				if (state.started) {
-					warn(`The gateway simulator stopped unexpectedly (code ${code}, signal ${signal}); stopping the demo.`);
+					warn(
+						`The gateway simulator stopped unexpectedly (code ${code}, signal ${signal}); stopping the demo.`,
+					);
 					shutdown(1);
 				}
 			}
@@ -92,7 +108,9 @@ async function runSample(host, workflow) {
 	const t0 = Date.now();
 	const result = await host.execute(workflow.id);
 	const seconds = ((Date.now() - t0) / 1000).toFixed(1);
-	const imageNode = workflow.nodes.find((n) => n.type === 'n8n-nodes-media-gateway.mediaGatewayImage');
+	const imageNode = workflow.nodes.find(
+		(n) => n.type === 'n8n-nodes-media-gateway.mediaGatewayImage',
+	);
 	const run = imageNode ? result.data[imageNode.name]?.[0] : undefined;
 	if (result.exitCode !== 0 || !run) {
 		const error = run?.error ?? result.error;
@@ -104,7 +122,8 @@ async function runSample(host, workflow) {
 	for (const [index, item] of run.items.entries()) {
 		const { json } = item;
 		const files = Object.entries(item.binary ?? {}).map(
-			([field, meta]) => `${meta.mimeType} ${humanBytes(meta.bytes ?? 0)} in binary field "${field}"`,
+			([field, meta]) =>
+				`${meta.mimeType} ${humanBytes(meta.bytes ?? 0)} in binary field "${field}"`,
 		);
 		say(`  ${index + 1}. “${json.prompt}”`);
 		say(
@@ -125,14 +144,19 @@ function withCallbackSecret(examples, secret) {
 	const fill = (value) => {
 		if (typeof value === 'string') return value.split(SECRET_PLACEHOLDER).join(secret);
 		if (Array.isArray(value)) return value.map(fill);
-		if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v)]));
+		if (value && typeof value === 'object')
+			return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v)]));
 		return value;
 	};
 	const filled = fill(examples);
 	for (const workflow of Object.values(filled)) {
 		for (const node of workflow.nodes) {
 			const parameters = node.parameters ?? {};
-			if (node.type === 'n8n-nodes-media-gateway.mediaGatewayTrigger' && parameters.authentication !== 'none' && !parameters.secretToken) {
+			if (
+				node.type === 'n8n-nodes-media-gateway.mediaGatewayTrigger' &&
+				parameters.authentication !== 'none' &&
+				!parameters.secretToken
+			) {
 				parameters.secretToken = secret;
 			}
 		}
@@ -147,7 +171,10 @@ function triggerUrls(host, workflow) {
 		if (node.type === 'n8n-nodes-media-gateway.mediaGatewayTrigger' && node.webhookId) {
 			const { authentication, queryParameterName } = node.parameters ?? {};
 			// The secret token stays in the node; say where it goes instead of printing it.
-			const token = authentication === 'queryToken' ? `?${queryParameterName || 'token'}=<the node's Secret Token>` : '';
+			const token =
+				authentication === 'queryToken'
+					? `?${queryParameterName || 'token'}=<the node's Secret Token>`
+					: '';
 			urls.push(`POST ${host.webhookUrl(`${node.webhookId}/webhook`)}${token}`);
 		} else if (node.type === 'n8n-nodes-base.webhook' && node.parameters?.path) {
 			urls.push(`${node.parameters.httpMethod ?? 'GET'} ${host.webhookUrl(node.parameters.path)}`);
@@ -162,9 +189,13 @@ async function main() {
 	let baseUrl = gateway.baseUrl;
 	if (gateway.kind === 'simulator') {
 		baseUrl = await startSimulatorProcess(gateway.apiKey);
-		say(`Gateway: the local simulator at ${baseUrl} (a random API key, stored only in the demo credential).`);
+		say(
+			`Gateway: the local simulator at ${baseUrl} (a random API key, stored only in the demo credential).`,
+		);
 	} else {
-		say(`Gateway: ${baseUrl} (MEDIA_GATEWAY_BASE_URL; the API key comes from MEDIA_GATEWAY_API_KEY).`);
+		say(
+			`Gateway: ${baseUrl} (MEDIA_GATEWAY_BASE_URL; the API key comes from MEDIA_GATEWAY_API_KEY).`,
+		);
 	}
 
 	fs.rmSync(DEMO_DIR, { recursive: true, force: true });
@@ -187,16 +218,23 @@ async function main() {
 			data: { apiKey: gateway.apiKey, baseUrl },
 		},
 	]);
-	const examples = withCallbackSecret(loadExamples(host.url), crypto.randomBytes(24).toString('base64url'));
+	const examples = withCallbackSecret(
+		loadExamples(host.url),
+		crypto.randomBytes(24).toString('base64url'),
+	);
 	const workflows = Object.values(examples);
 	await host.importWorkflows(workflows);
-	say(`  ${workflows.length} workflows: ${workflows.map((w) => w.name.replace(/^Media Gateway: /, '')).join('; ')}`);
+	say(
+		`  ${workflows.length} workflows: ${workflows.map((w) => w.name.replace(/^Media Gateway: /, '')).join('; ')}`,
+	);
 
 	const sample = examples[SAMPLE_EXAMPLE];
 	if (sample && (gateway.kind === 'simulator' || process.env.MEDIA_GATEWAY_DEMO_RUN === '1')) {
 		await runSample(host, sample);
 	} else if (sample) {
-		say(`Not running "${sample.name}" against a real gateway (it bills 3 images); MEDIA_GATEWAY_DEMO_RUN=1 runs it.`);
+		say(
+			`Not running "${sample.name}" against a real gateway (it bills 3 images); MEDIA_GATEWAY_DEMO_RUN=1 runs it.`,
+		);
 	}
 
 	const published = workflows.filter((w) => w.nodes.some((n) => TRIGGER_TYPES.has(n.type)));
@@ -220,13 +258,18 @@ async function main() {
 	}, 2000).unref();
 	// From now on only n8n's problems reach the terminal.
 	host.onLog = (entry) => {
-		if (entry.level === 'error' || entry.level === 'warn') warn(`[n8n ${entry.level}] ${entry.message.trim()}`);
+		if (entry.level === 'error' || entry.level === 'warn')
+			warn(`[n8n ${entry.level}] ${entry.message.trim()}`);
 	};
 
 	say('');
 	say(`n8n editor: ${host.url}/`);
-	say('Open it, set up the owner account (any e-mail and password; it stays on this machine), then open the workflows:');
-	say(`each uses the credential "${DEMO_CREDENTIAL_NAME}" and has a note explaining what it shows; click "Execute workflow".`);
+	say(
+		'Open it, set up the owner account (any e-mail and password; it stays on this machine), then open the workflows:',
+	);
+	say(
+		`each uses the credential "${DEMO_CREDENTIAL_NAME}" and has a note explaining what it shows; click "Execute workflow".`,
+	);
 	for (const workflow of published) {
 		for (const url of triggerUrls(host, workflow)) say(`  "${workflow.name}" listens at ${url}`);
 	}
@@ -241,10 +284,15 @@ function shutdown(code) {
 		const steps = [];
 		if (state.host) steps.push(state.host.stop({ keep: true, graceMs: 10000 }));
 		if (state.sim) steps.push(stopChild(state.sim));
-		if (state.tarballDir) steps.push(fs.promises.rm(state.tarballDir, { recursive: true, force: true }));
+		if (state.tarballDir)
+			steps.push(fs.promises.rm(state.tarballDir, { recursive: true, force: true }));
 		const results = await Promise.allSettled(steps);
-		for (const r of results) if (r.status === 'rejected') warn(`  ${r.reason?.message ?? r.reason}`);
-		if (state.host) say(`Stopped. n8n's data stays in ${path.relative(REPO_ROOT, state.host.userFolder)} until the next start.`);
+		for (const r of results)
+			if (r.status === 'rejected') warn(`  ${r.reason?.message ?? r.reason}`);
+		if (state.host)
+			say(
+				`Stopped. n8n's data stays in ${path.relative(REPO_ROOT, state.host.userFolder)} until the next start.`,
+			);
 		process.exit(code);
 	})();
 	return state.stopping;

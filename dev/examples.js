@@ -19,7 +19,9 @@ function replaceInStrings(value, from, to) {
 	if (typeof value === 'string') return value.split(from).join(to);
 	if (Array.isArray(value)) return value.map((v) => replaceInStrings(v, from, to));
 	if (value && typeof value === 'object') {
-		return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, replaceInStrings(v, from, to)]));
+		return Object.fromEntries(
+			Object.entries(value).map(([k, v]) => [k, replaceInStrings(v, from, to)]),
+		);
 	}
 	return value;
 }
@@ -28,7 +30,10 @@ function replaceInStrings(value, from, to) {
 function loadExamples(n8nUrl) {
 	const base = n8nUrl ? `${String(n8nUrl).replace(/\/+$/, '')}/` : EXAMPLE_N8N_URL;
 	const examples = {};
-	for (const file of fs.readdirSync(EXAMPLES_DIR).filter((f) => f.endsWith('.json')).sort()) {
+	for (const file of fs
+		.readdirSync(EXAMPLES_DIR)
+		.filter((f) => f.endsWith('.json'))
+		.sort()) {
 		const workflow = JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8'));
 		examples[path.basename(file, '.json')] = replaceInStrings(workflow, EXAMPLE_N8N_URL, base);
 	}
@@ -42,7 +47,11 @@ function example(name) {
 
 /** The workflow with every `http://localhost:5678/` pointed at `baseUrl` (queue mode: the balancer). */
 function localized(workflow, baseUrl) {
-	return JSON.parse(JSON.stringify(workflow).split(EXAMPLE_N8N_URL).join(`${baseUrl.replace(/\/+$/, '')}/`));
+	return JSON.parse(
+		JSON.stringify(workflow)
+			.split(EXAMPLE_N8N_URL)
+			.join(`${baseUrl.replace(/\/+$/, '')}/`),
+	);
 }
 
 module.exports = {

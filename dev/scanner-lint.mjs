@@ -20,17 +20,26 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import tmp from 'tmp';
-import { analyzePackage, SOURCE_FILE_PATTERNS } from '@n8n/scan-community-package/scanner/scanner.mjs';
+import {
+	analyzePackage,
+	SOURCE_FILE_PATTERNS,
+} from '@n8n/scan-community-package/scanner/scanner.mjs';
 
 /** The scanner's tarball leg, as in its analyzePackageByName (it exports no name for these patterns). */
 const TARBALL_FILE_PATTERNS = ['**/*.js', 'package.json'];
 
 const args = process.argv.slice(2);
 const flag = (name) => args.includes(name);
-const option = (name) => (args.includes(name) ? path.resolve(args[args.indexOf(name) + 1] ?? '') : null);
-const PACKAGE_DIR = option('--dir') ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const option = (name) =>
+	args.includes(name) ? path.resolve(args[args.indexOf(name) + 1] ?? '') : null;
+const PACKAGE_DIR =
+	option('--dir') ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const jsonFile = option('--json');
-const legs = flag('--tarball-only') ? ['tarball'] : flag('--source-only') ? ['source'] : ['source', 'tarball'];
+const legs = flag('--tarball-only')
+	? ['tarball']
+	: flag('--source-only')
+		? ['source']
+		: ['source', 'tarball'];
 // Importing the scanner creates a temporary folder; have it removed when we exit.
 tmp.setGracefulCleanup();
 
@@ -53,13 +62,19 @@ function findingsByRule(details = '') {
 }
 
 function run(command, commandArgs, cwd) {
-	return execFileSync(command, commandArgs, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+	return execFileSync(command, commandArgs, {
+		cwd,
+		encoding: 'utf8',
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
 }
 
 /** `npm pack` of the built package, unpacked the way the scanner unpacks a downloaded tarball. */
 function packAndUnpack() {
 	const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'scanner-lint-'));
-	const packed = JSON.parse(run('npm', ['pack', '--json', '--silent', '--pack-destination', workDir], PACKAGE_DIR));
+	const packed = JSON.parse(
+		run('npm', ['pack', '--json', '--silent', '--pack-destination', workDir], PACKAGE_DIR),
+	);
 	const tarball = path.join(workDir, packed[0].filename);
 	const packageDir = path.join(workDir, 'package');
 	fs.mkdirSync(packageDir);
@@ -80,12 +95,23 @@ async function lintLeg(leg) {
 		cleanup = () => fs.rmSync(packed.workDir, { recursive: true, force: true });
 	}
 	try {
-		const result = await analyzePackage(target, leg === 'tarball' ? TARBALL_FILE_PATTERNS : SOURCE_FILE_PATTERNS);
+		const result = await analyzePackage(
+			target,
+			leg === 'tarball' ? TARBALL_FILE_PATTERNS : SOURCE_FILE_PATTERNS,
+		);
 		const seconds = Number(process.hrtime.bigint() - started) / 1e9;
 		const findings = findingsByRule(result.details);
 		// A failure without stylish details (e.g. the analysis itself threw) still counts as a failure.
 		if (!result.passed && findings.errors === 0) findings.errors = 1;
-		return { leg, label, passed: result.passed, message: result.message, details: result.details, seconds, ...findings };
+		return {
+			leg,
+			label,
+			passed: result.passed,
+			message: result.message,
+			details: result.details,
+			seconds,
+			...findings,
+		};
 	} finally {
 		cleanup();
 	}

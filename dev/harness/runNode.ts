@@ -226,10 +226,14 @@ async function getBinaryDataService(
 	let service = env.binaryServices.get(mode);
 	if (!service) {
 		const config = Container.get(BinaryDataConfig);
-		const modeConfig = Object.assign(Object.create(Object.getPrototypeOf(config) as object), config, {
-			mode,
-			localStoragePath: path.join(env.userFolder, 'binary-data'),
-		}) as BinaryDataConfig;
+		const modeConfig = Object.assign(
+			Object.create(Object.getPrototypeOf(config) as object),
+			config,
+			{
+				mode,
+				localStoragePath: path.join(env.userFolder, 'binary-data'),
+			},
+		) as BinaryDataConfig;
 		service = new BinaryDataService(modeConfig, Container.get(ErrorReporter), logger);
 		await service.init();
 		env.binaryServices.set(mode, service);
@@ -399,7 +403,10 @@ class HarnessCredentialsHelper extends ICredentialsHelper {
 		const output = await type.preAuthentication.call(helpers, credentials);
 		if (output[expirable.name] === undefined || !node.credentials) return undefined;
 		// n8n persists the refreshed token; here the "database" is the store map.
-		this.store[typeName] = { ...this.store[typeName], ...(output as ICredentialDataDecryptedObject) };
+		this.store[typeName] = {
+			...this.store[typeName],
+			...(output as ICredentialDataDecryptedObject),
+		};
 		return Object.assign(credentials, output);
 	}
 
@@ -410,11 +417,20 @@ class HarnessCredentialsHelper extends ICredentialsHelper {
 	): Promise<ICredentialDataDecryptedObject | undefined> {
 		const type = this.getType(typeName);
 		if (typeof type.preAuthentication !== 'function') return undefined;
-		return (await type.preAuthentication.call(helpers, credentials)) as ICredentialDataDecryptedObject;
+		return (await type.preAuthentication.call(
+			helpers,
+			credentials,
+		)) as ICredentialDataDecryptedObject;
 	}
 
-	async getCredentials(nodeCredentials: INodeCredentialsDetails, type: string): Promise<Credentials> {
-		const credentials = new Credentials({ id: nodeCredentials.id, name: nodeCredentials.name }, type);
+	async getCredentials(
+		nodeCredentials: INodeCredentialsDetails,
+		type: string,
+	): Promise<Credentials> {
+		const credentials = new Credentials(
+			{ id: nodeCredentials.id, name: nodeCredentials.name },
+			type,
+		);
 		await credentials.setData(this.stored(type));
 		return credentials;
 	}
@@ -557,7 +573,10 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 	const n8nLogger = logger as unknown as Logger;
 	Container.set(Logger, n8nLogger);
 	LoggerProxy.init(n8nLogger);
-	const binaryDataService = await getBinaryDataService(options.binaryDataMode ?? 'filesystem', n8nLogger);
+	const binaryDataService = await getBinaryDataService(
+		options.binaryDataMode ?? 'filesystem',
+		n8nLogger,
+	);
 	Container.set(BinaryDataService, binaryDataService);
 
 	const mode = options.mode ?? 'manual';
@@ -572,10 +591,16 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 	const credentialStore = structuredClone(options.credentials ?? {});
 	for (const typeName of Object.keys(credentialStore)) {
 		if (!credentialTypes.has(typeName)) {
-			throw new Error(`runNode(): credentials given for "${typeName}", which is not in credentialTypes`);
+			throw new Error(
+				`runNode(): credentials given for "${typeName}", which is not in credentialTypes`,
+			);
 		}
 	}
-	const credentialsHelper = new HarnessCredentialsHelper(credentialTypes, credentialStore, nodeTypes);
+	const credentialsHelper = new HarnessCredentialsHelper(
+		credentialTypes,
+		credentialStore,
+		nodeTypes,
+	);
 
 	const nodeName = options.nodeName ?? description.displayName;
 	const sourceNode: INode = {
@@ -594,7 +619,10 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 		position: [220, 0],
 		parameters: structuredClone(options.parameters ?? {}),
 		credentials: Object.fromEntries(
-			Object.keys(credentialStore).map((type) => [type, { id: `cred-${type}`, name: `${type} account` }]),
+			Object.keys(credentialStore).map((type) => [
+				type,
+				{ id: `cred-${type}`, name: `${type} account` },
+			]),
 		),
 		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
 	};

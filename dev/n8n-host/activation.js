@@ -46,13 +46,17 @@ async function activationFromOutbox(database, outboxBefore) {
 		'SELECT id, "activeVersionId" FROM workflow_entity WHERE active = TRUE AND "activeVersionId" IS NOT NULL',
 	);
 	if (active.length === 0) return { done: true, activations: [] };
-	const outbox = await database.query('SELECT id, "workflowId", status FROM workflow_publication_outbox');
+	const outbox = await database.query(
+		'SELECT id, "workflowId", status FROM workflow_publication_outbox',
+	);
 	const activations = [];
 	for (const w of active) {
 		const mine = outbox.filter((r) => r.workflowId === w.id);
 		// Any final record will do: n8n retries a failing workflow, so one of it may always be pending.
 		const finishedNow = mine.some(
-			(r) => Number(r.id) > outboxBefore && ['completed', 'partial_success', 'failed'].includes(r.status),
+			(r) =>
+				Number(r.id) > outboxBefore &&
+				['completed', 'partial_success', 'failed'].includes(r.status),
 		);
 		const inFlight = mine.some((r) => r.status === 'pending' || r.status === 'in_progress');
 		const rows = await database.query(
@@ -60,8 +64,11 @@ async function activationFromOutbox(database, outboxBefore) {
 			WHERE "workflowId" = ? AND "versionId" = ? ORDER BY "nodeId"`,
 			[w.id, w.activeVersionId],
 		);
-		const awaitsInMemory = rows.some((r) => r.triggerKind === 'in-memory' && r.status === 'activated');
-		if (!finishedNow && (rows.length === 0 || inFlight || awaitsInMemory)) return { done: false, activations: [] };
+		const awaitsInMemory = rows.some(
+			(r) => r.triggerKind === 'in-memory' && r.status === 'activated',
+		);
+		if (!finishedNow && (rows.length === 0 || inFlight || awaitsInMemory))
+			return { done: false, activations: [] };
 		activations.push(...rows.map(({ triggerKind, ...row }) => row));
 	}
 	return { done: true, activations };
@@ -82,20 +89,31 @@ async function activationFromLog(database, published, entries) {
 	const activations = [];
 	for (const workflowId of published) {
 		const mine = entries.filter((e) => e.metadata?.workflowId === workflowId);
-		const failure = mine.find((e) => e.message.startsWith('Issue on initial workflow activation try'));
+		const failure = mine.find((e) =>
+			e.message.startsWith('Issue on initial workflow activation try'),
+		);
 		if (failure) {
 			const cause = failure.metadata?.error?.message ?? failure.metadata?.error ?? failure.message;
 			activations.push({ workflowId, nodeId: null, status: 'failed', errorMessage: String(cause) });
 			continue;
 		}
-		if (!mine.some((e) => e.message.startsWith('Activated workflow'))) return { done: false, activations: [] };
-		const [workflow] = await database.query('SELECT nodes FROM workflow_entity WHERE id = ?', [workflowId]);
-		const nodeIds = new Map(JSON.parse(workflow?.nodes ?? '[]').map((n) => [n.name, n.id]));
-		const hooks = await database.query('SELECT DISTINCT node FROM webhook_entity WHERE "workflowId" = ? ORDER BY node', [
+		if (!mine.some((e) => e.message.startsWith('Activated workflow')))
+			return { done: false, activations: [] };
+		const [workflow] = await database.query('SELECT nodes FROM workflow_entity WHERE id = ?', [
 			workflowId,
 		]);
+		const nodeIds = new Map(JSON.parse(workflow?.nodes ?? '[]').map((n) => [n.name, n.id]));
+		const hooks = await database.query(
+			'SELECT DISTINCT node FROM webhook_entity WHERE "workflowId" = ? ORDER BY node',
+			[workflowId],
+		);
 		for (const { node } of hooks) {
-			activations.push({ workflowId, nodeId: nodeIds.get(node) ?? null, status: 'activated', errorMessage: null });
+			activations.push({
+				workflowId,
+				nodeId: nodeIds.get(node) ?? null,
+				status: 'activated',
+				errorMessage: null,
+			});
 		}
 	}
 	return { done: true, activations };

@@ -13,7 +13,13 @@
  */
 const http = require('node:http');
 
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection']);
+const HOP_BY_HOP = new Set([
+	'connection',
+	'keep-alive',
+	'transfer-encoding',
+	'upgrade',
+	'proxy-connection',
+]);
 
 async function startBalancer(backendUrls = []) {
 	const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
@@ -37,11 +43,22 @@ async function startBalancer(backendUrls = []) {
 		next = (next + 1) % backends.length;
 		counts[index] += 1;
 		const target = backends[index];
-		const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => !HOP_BY_HOP.has(name)));
+		const headers = Object.fromEntries(
+			Object.entries(req.headers).filter(([name]) => !HOP_BY_HOP.has(name)),
+		);
 		const upstream = http.request(
-			{ host: target.hostname, port: target.port, method: req.method, path: req.url, headers, agent },
+			{
+				host: target.hostname,
+				port: target.port,
+				method: req.method,
+				path: req.url,
+				headers,
+				agent,
+			},
 			(answer) => {
-				const out = Object.fromEntries(Object.entries(answer.headers).filter(([name]) => !HOP_BY_HOP.has(name)));
+				const out = Object.fromEntries(
+					Object.entries(answer.headers).filter(([name]) => !HOP_BY_HOP.has(name)),
+				);
 				res.writeHead(answer.statusCode ?? 502, out);
 				answer.pipe(res);
 			},

@@ -56,7 +56,9 @@ class N8nCli {
 			const source = args[0];
 			const first = this.log.entries.length;
 			const child = this.processes.spawn(args, source, env);
-			const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+			const exited = new Promise((resolve) =>
+				child.once('exit', (code, signal) => resolve({ code, signal })),
+			);
 			const timer = deadline(timeoutMs);
 			const result = await Promise.race([exited, timer.promise]);
 			timer.cancel();
@@ -66,7 +68,11 @@ class N8nCli {
 				throw new Error(`n8n ${args.join(' ')} timed out after ${timeoutMs} ms`);
 			}
 			await this.processes.lastLines(child);
-			return { code: result.code ?? 1, signal: result.signal, entries: this.log.since(first, source) };
+			return {
+				code: result.code ?? 1,
+				signal: result.signal,
+				entries: this.log.since(first, source),
+			};
 		};
 		const next = this._queue.then(run, run);
 		this._queue = next.catch(() => undefined);
@@ -84,14 +90,20 @@ class N8nCli {
 	/** One `n8n import:credentials` for the whole list (plain data: n8n encrypts it). */
 	async importCredentials(list) {
 		await this._withInputFile('credentials.json', list, (file) =>
-			this.checked(['import:credentials', `--input=${file}`], `Successfully imported ${list.length} credential`),
+			this.checked(
+				['import:credentials', `--input=${file}`],
+				`Successfully imported ${list.length} credential`,
+			),
 		);
 	}
 
 	/** One `n8n import:workflow` for the whole list. */
 	async importWorkflows(list) {
 		await this._withInputFile('workflows.json', list, (file) =>
-			this.checked(['import:workflow', `--input=${file}`], `Successfully imported ${list.length} workflow`),
+			this.checked(
+				['import:workflow', `--input=${file}`],
+				`Successfully imported ${list.length} workflow`,
+			),
 		);
 	}
 
@@ -106,7 +118,9 @@ class N8nCli {
 	 * @returns {Promise<ExecuteResult>}
 	 */
 	async execute(workflowId, { timeoutMs = 170000 } = {}) {
-		const { code, entries } = await this.run(['execute', `--id=${workflowId}`, '--rawOutput'], { timeoutMs });
+		const { code, entries } = await this.run(['execute', `--id=${workflowId}`, '--rawOutput'], {
+			timeoutMs,
+		});
 		// Success and failure both print the whole IRun as one JSON log message.
 		let raw;
 		for (const entry of entries) {
@@ -119,7 +133,9 @@ class N8nCli {
 			}
 		}
 		if (!raw) {
-			throw new Error(`n8n execute --id=${workflowId} printed no execution (exit code ${code}):\n${tail(entries)}`);
+			throw new Error(
+				`n8n execute --id=${workflowId} printed no execution (exit code ${code}):\n${tail(entries)}`,
+			);
 		}
 		return {
 			exitCode: code,

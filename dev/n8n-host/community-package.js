@@ -36,17 +36,23 @@ async function packPackage(repoDir) {
 	const dest = await fsp.mkdtemp(path.join(os.tmpdir(), 'n8n-host-pack-'));
 	try {
 		// --ignore-scripts: packing must not build (or run anything else).
-		const { stdout } = await execFileAsync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dest], {
-			cwd: dir,
-			maxBuffer: 64 * 1024 * 1024,
-		});
+		const { stdout } = await execFileAsync(
+			'npm',
+			['pack', '--ignore-scripts', '--json', '--pack-destination', dest],
+			{
+				cwd: dir,
+				maxBuffer: 64 * 1024 * 1024,
+			},
+		);
 		const [info] = JSON.parse(stdout);
 		const packed = new Set(info.files.map((f) => f.path));
 		const pkg = JSON.parse(await fsp.readFile(path.join(dir, 'package.json'), 'utf8'));
 		const listed = [...(pkg.n8n?.nodes ?? []), ...(pkg.n8n?.credentials ?? [])];
 		const missing = listed.filter((file) => !packed.has(file.replace(/^\.\//, '')));
 		if (missing.length > 0) {
-			throw new Error(`the packed ${info.name} lacks files its package.json lists: ${missing.join(', ')}`);
+			throw new Error(
+				`the packed ${info.name} lacks files its package.json lists: ${missing.join(', ')}`,
+			);
 		}
 		return path.join(dest, info.filename);
 	} catch (error) {
@@ -72,7 +78,9 @@ async function installPackage({ tarball, n8nFolder, env }) {
 	const manifest = JSON.parse(stdout);
 	if (!PACKAGE_NAME.test(manifest.name)) {
 		// n8n would skip such a folder without a word.
-		throw new Error(`"${manifest.name}" is not a community package name (n8n-nodes-* or @scope/n8n-nodes-*)`);
+		throw new Error(
+			`"${manifest.name}" is not a community package name (n8n-nodes-* or @scope/n8n-nodes-*)`,
+		);
 	}
 	const nodesDir = path.join(n8nFolder, 'nodes');
 	const dir = path.join(nodesDir, 'node_modules', manifest.name);

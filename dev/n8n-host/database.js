@@ -42,7 +42,9 @@ class N8nDatabase {
 		});
 		try {
 			db.configure('busyTimeout', 10000);
-			return await new Promise((resolve, reject) => db.all(sql, params, (err, rows) => (err ? reject(err) : resolve(rows))));
+			return await new Promise((resolve, reject) =>
+				db.all(sql, params, (err, rows) => (err ? reject(err) : resolve(rows))),
+			);
 		} finally {
 			await new Promise((resolve) => db.close(() => resolve()));
 		}

@@ -29,7 +29,14 @@ function n8nEnvironment({ line, paths, url, port, brokerPort, userFolder, logLev
 		if (/^(N8N_|DB_|EXECUTIONS_|QUEUE_|CREDENTIALS_|NODES_)/.test(key)) delete inherited[key];
 	}
 	// NODE_ENV=test (set by jest) makes n8n refuse to load any nodes.
-	for (const key of ['NODE_ENV', 'NODE_OPTIONS', 'NODE_PATH', 'WEBHOOK_URL', 'JEST_WORKER_ID', 'GENERIC_TIMEZONE']) {
+	for (const key of [
+		'NODE_ENV',
+		'NODE_OPTIONS',
+		'NODE_PATH',
+		'WEBHOOK_URL',
+		'JEST_WORKER_ID',
+		'GENERIC_TIMEZONE',
+	]) {
 		delete inherited[key];
 	}
 	return {

@@ -49,7 +49,8 @@ function binaryMetadata(binary) {
 	const out = {};
 	for (const [key, { data, ...meta }] of Object.entries(binary)) {
 		out[key] = meta;
-		if (!meta.id && typeof data === 'string') Object.defineProperty(meta, 'inlineData', { value: data });
+		if (!meta.id && typeof data === 'string')
+			Object.defineProperty(meta, 'inlineData', { value: data });
 	}
 	return out;
 }
@@ -136,14 +137,18 @@ class ExecutionRecords {
 	 * @param {{timeoutMs?: number, workflowId?: string, intervalMs?: number, serverGone?: () => boolean}} [options]
 	 *   serverGone: true once the n8n that would run them has exited, which ends the wait at once
 	 */
-	async waitFor(predicate, { timeoutMs = 60000, workflowId, intervalMs = 200, serverGone = () => false } = {}) {
+	async waitFor(
+		predicate,
+		{ timeoutMs = 60000, workflowId, intervalMs = 200, serverGone = () => false } = {},
+	) {
 		const t0 = Date.now();
 		let list = [];
 		for (;;) {
 			list = await this.list({ workflowId });
 			if (predicate(list)) return list;
 			if (Date.now() - t0 > timeoutMs) {
-				const summary = list.map((e) => `#${e.id} ${e.workflowId} ${e.mode} ${e.status}`).join(', ') || 'none';
+				const summary =
+					list.map((e) => `#${e.id} ${e.workflowId} ${e.mode} ${e.status}`).join(', ') || 'none';
 				throw new Error(`executions did not match within ${timeoutMs} ms; have: ${summary}`);
 			}
 			if (serverGone()) throw new Error('n8n exited while waiting for executions');
@@ -156,16 +161,20 @@ class ExecutionRecords {
 	 * mode's default) the binary_data table, in-memory mode (1.x's default) the entry.
 	 */
 	async readBinary(meta) {
-		if (!meta?.id && typeof meta?.inlineData === 'string') return Buffer.from(meta.inlineData, 'base64');
+		if (!meta?.id && typeof meta?.inlineData === 'string')
+			return Buffer.from(meta.inlineData, 'base64');
 		if (!meta?.id) throw new Error('binary entry has neither a storage id nor inline data');
 		const [mode, fileId] = String(meta.id).split(/:(.*)/s);
 		if (mode === 'database') {
-			const [row] = await this.database.query('SELECT data FROM binary_data WHERE "fileId" = ?', [fileId]);
+			const [row] = await this.database.query('SELECT data FROM binary_data WHERE "fileId" = ?', [
+				fileId,
+			]);
 			if (!row) throw new Error(`binary ${meta.id} is not in the binary_data table`);
 			return Buffer.from(row.data);
 		}
 		const file = path.resolve(this.n8nFolder, 'storage', fileId);
-		if (!file.startsWith(path.join(this.n8nFolder, 'storage') + path.sep)) throw new Error('bad binary id');
+		if (!file.startsWith(path.join(this.n8nFolder, 'storage') + path.sep))
+			throw new Error('bad binary id');
 		return fsp.readFile(file);
 	}
 }

@@ -23,13 +23,30 @@ const fsp = require('node:fs/promises');
 const os = require('node:os');
 const path = require('node:path');
 
-const { REPO_ROOT, CACHE_DIR, DEFAULT_LINE, linePaths, assertInstalled, lineBehaviour } = require('./lines');
+const {
+	REPO_ROOT,
+	CACHE_DIR,
+	DEFAULT_LINE,
+	linePaths,
+	assertInstalled,
+	lineBehaviour,
+} = require('./lines');
 const { n8nEnvironment, ENCRYPTION_KEY } = require('./environment');
 const { N8nProcesses, pickFreePorts, sleep, httpStatus } = require('./processes');
 const { LogCapture, tail } = require('./log');
-const { packPackage, installPackage, packageLoadProblem, diagnosePackage } = require('./community-package');
+const {
+	packPackage,
+	installPackage,
+	packageLoadProblem,
+	diagnosePackage,
+} = require('./community-package');
 const { N8nCli } = require('./cli');
-const { READY_LINE, maxOutboxId, activationFromOutbox, activationFromLog } = require('./activation');
+const {
+	READY_LINE,
+	maxOutboxId,
+	activationFromOutbox,
+	activationFromLog,
+} = require('./activation');
 const { N8nDatabase } = require('./database');
 const { ExecutionRecords, normalizeRunData } = require('./executions');
 
@@ -77,7 +94,8 @@ class N8nHost {
 		this.paths = linePaths(line);
 		this.line = line;
 		assertInstalled(this.paths);
-		if (!READY_LINE[command]) throw new Error(`unknown n8n command "${command}": start, worker or webhook`);
+		if (!READY_LINE[command])
+			throw new Error(`unknown n8n command "${command}": start, worker or webhook`);
 		this.command = command;
 		this.args = args;
 		this.name = name ?? command;
@@ -115,8 +133,18 @@ class N8nHost {
 		const currentEnv = () => this.env;
 		this._log = new LogCapture({ echo, onLog, secrets });
 		this._processes = new N8nProcesses({ paths: this.paths, cwd: this.userFolder, log: this._log });
-		this._cli = new N8nCli({ processes: this._processes, log: this._log, env: currentEnv, userFolder: this.userFolder, line });
-		this._database = new N8nDatabase({ paths: this.paths, sqliteFile: this.databasePath, env: currentEnv });
+		this._cli = new N8nCli({
+			processes: this._processes,
+			log: this._log,
+			env: currentEnv,
+			userFolder: this.userFolder,
+			line,
+		});
+		this._database = new N8nDatabase({
+			paths: this.paths,
+			sqliteFile: this.databasePath,
+			env: currentEnv,
+		});
 		this._executions = new ExecutionRecords({
 			database: this._database,
 			paths: this.paths,
@@ -136,7 +164,9 @@ class N8nHost {
 	}
 
 	get running() {
-		return Boolean(this._server && this._server.exitCode === null && this._server.signalCode === null);
+		return Boolean(
+			this._server && this._server.exitCode === null && this._server.signalCode === null,
+		);
 	}
 
 	/** How often a secret was replaced in captured output. */
@@ -172,7 +202,11 @@ class N8nHost {
 	async installPackage() {
 		if (!this.tarball) throw new Error('installPackage() needs the `tarball` option');
 		const t0 = Date.now();
-		this.package = await installPackage({ tarball: this.tarball, n8nFolder: this.n8nFolder, env: this.env });
+		this.package = await installPackage({
+			tarball: this.tarball,
+			n8nFolder: this.n8nFolder,
+			env: this.env,
+		});
 		this.timings.installPackage = Date.now() - t0;
 		return this.package;
 	}
@@ -210,7 +244,8 @@ class N8nHost {
 	 */
 	async publish(workflowIds) {
 		const ids = Array.isArray(workflowIds) ? workflowIds : [workflowIds];
-		if (this.running) throw new Error('publish() before start(): a running n8n only activates on restart');
+		if (this.running)
+			throw new Error('publish() before start(): a running n8n only activates on restart');
 		const t0 = Date.now();
 		for (const id of ids) {
 			await this._cli.publish(id);
@@ -248,12 +283,15 @@ class N8nHost {
 		this._server = child;
 		const exited = new Promise((resolve) => child.once('exit', resolve));
 		const serverEntries = () => this._log.since(firstEntry, this.name);
-		const loadProblem = (final) => packageLoadProblem(serverEntries(), this.package, { final, logLevel: this.logLevel });
+		const loadProblem = (final) =>
+			packageLoadProblem(serverEntries(), this.package, { final, logLevel: this.logLevel });
 		const fail = async (message) => {
 			const lastLines = tail(serverEntries()); // before shutdown chatter buries the cause
 			await this._processes.terminate(child, 5000);
 			const diagnosis = message.includes('failed to load') ? await this._diagnosis() : '';
-			throw new Error(`n8n ${this.command} (${this.name}): ${message}${diagnosis}\n--- last log lines ---\n${lastLines}`);
+			throw new Error(
+				`n8n ${this.command} (${this.name}): ${message}${diagnosis}\n--- last log lines ---\n${lastLines}`,
+			);
 		};
 
 		let ready = false;
@@ -351,9 +389,13 @@ class N8nHost {
 /** sha256 hex, for tests that must compare a secret without printing it. */
 N8nHost.sha256 = (value) => createHash('sha256').update(String(value)).digest('hex');
 /** Paths of the default line's install (N8N_HOST_LINE, else 2.x); linePaths(line) for another line. */
-N8nHost.paths = (({ NODE_BIN, N8N_BIN, N8N_MODULES }) => ({ REPO_ROOT, CACHE_DIR, NODE_BIN, N8N_BIN, N8N_MODULES }))(
-	linePaths(DEFAULT_LINE),
-);
+N8nHost.paths = (({ NODE_BIN, N8N_BIN, N8N_MODULES }) => ({
+	REPO_ROOT,
+	CACHE_DIR,
+	NODE_BIN,
+	N8N_BIN,
+	N8N_MODULES,
+}))(linePaths(DEFAULT_LINE));
 N8nHost.linePaths = linePaths;
 N8nHost.DEFAULT_LINE = DEFAULT_LINE;
 N8nHost.ENCRYPTION_KEY = ENCRYPTION_KEY;

@@ -76,7 +76,10 @@ function n8nModule(name, paths = linePaths(DEFAULT_LINE)) {
 const LINE_BEHAVIOUR = {
 	'2.x': {
 		environment: (url) => ({ N8N_WEBHOOK_URL: `${url}/`, N8N_DISABLED_MODULES: 'mcp-registry' }),
-		publishCommand: (id) => ({ args: ['publish:workflow', `--id=${id}`], successText: `Publishing workflow with ID: ${id}` }),
+		publishCommand: (id) => ({
+			args: ['publish:workflow', `--id=${id}`],
+			successText: `Publishing workflow with ID: ${id}`,
+		}),
 		activationSource: 'outbox',
 		executionsHaveStoredAt: true,
 	},
@@ -94,8 +97,18 @@ const LINE_BEHAVIOUR = {
 /** @returns {LineBehaviour} */
 function lineBehaviour(line) {
 	const behaviour = LINE_BEHAVIOUR[line];
-	if (!behaviour) throw new Error(`unknown n8n line "${line}": ${Object.keys(LINE_BEHAVIOUR).join(' or ')}`);
+	if (!behaviour)
+		throw new Error(`unknown n8n line "${line}": ${Object.keys(LINE_BEHAVIOUR).join(' or ')}`);
 	return behaviour;
 }
 
-module.exports = { REPO_ROOT, CACHE_DIR, LINES, DEFAULT_LINE, linePaths, assertInstalled, n8nModule, lineBehaviour };
+module.exports = {
+	REPO_ROOT,
+	CACHE_DIR,
+	LINES,
+	DEFAULT_LINE,
+	linePaths,
+	assertInstalled,
+	n8nModule,
+	lineBehaviour,
+};

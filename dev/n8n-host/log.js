@@ -37,7 +37,8 @@ class LogCapture {
 	/** Remembers the values of secret-looking fields (4 characters or more) of a credential's plain data. */
 	addSecretsOf(data) {
 		for (const [field, value] of Object.entries(data)) {
-			if (SECRET_FIELD.test(field) && typeof value === 'string' && value.length >= 4) this.secrets.add(value);
+			if (SECRET_FIELD.test(field) && typeof value === 'string' && value.length >= 4)
+				this.secrets.add(value);
 		}
 	}
 
@@ -58,7 +59,13 @@ class LogCapture {
 		let entry;
 		try {
 			const parsed = JSON.parse(line);
-			entry = { source, line, level: String(parsed.level), message: String(parsed.message ?? ''), metadata: parsed.metadata };
+			entry = {
+				source,
+				line,
+				level: String(parsed.level),
+				message: String(parsed.message ?? ''),
+				metadata: parsed.metadata,
+			};
 		} catch {
 			entry = { source, line, level: 'raw', message: line };
 		}

@@ -38,8 +38,12 @@ function pickFreePorts(count) {
 			});
 		}`;
 	const result = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 10000 });
-	const ports = String(result.stdout || '').split(',').map(Number).filter((p) => p > 0);
-	if (ports.length !== count) throw new Error(`could not pick ${count} free ports: ${result.stderr}`);
+	const ports = String(result.stdout || '')
+		.split(',')
+		.map(Number)
+		.filter((p) => p > 0);
+	if (ports.length !== count)
+		throw new Error(`could not pick ${count} free ports: ${result.stderr}`);
 	return ports;
 }
 
@@ -98,7 +102,11 @@ class N8nProcesses {
 		// Resolves once both output streams have ended, i.e. the last log line has been recorded.
 		this._outputEnded.set(
 			child,
-			Promise.all([child.stdout, child.stderr].map((stream) => new Promise((resolve) => stream.once('close', resolve)))),
+			Promise.all(
+				[child.stdout, child.stderr].map(
+					(stream) => new Promise((resolve) => stream.once('close', resolve)),
+				),
+			),
 		);
 		for (const stream of [child.stdout, child.stderr]) {
 			let buffer = '';

@@ -32,7 +32,15 @@ class QueueCluster {
 	 * @param {string} [options.logLevel] N8N_LOG_LEVEL for every process (the package-load check needs debug)
 	 * @param {boolean} [options.echo] print n8n's info/warn/error lines to stderr
 	 */
-	constructor({ tarball, workers = 1, webhooks = 1, workerConcurrency = 10, env = {}, logLevel = 'debug', echo = false }) {
+	constructor({
+		tarball,
+		workers = 1,
+		webhooks = 1,
+		workerConcurrency = 10,
+		env = {},
+		logLevel = 'debug',
+		echo = false,
+	}) {
 		if (!tarball) throw new Error('QueueCluster needs a packed `tarball`');
 		this.tarball = tarball;
 		this.workerCount = workers;
@@ -70,7 +78,9 @@ class QueueCluster {
 		// The balancer first: its URL is every process's N8N_WEBHOOK_URL (workers build $execution.resumeUrl
 		// from it); its backends are the webhook processes' ports, known once their hosts exist.
 		this.balancer = await startBalancer();
-		this.webhooks = Array.from({ length: this.webhookCount }, (_, i) => this._host('webhook', `webhook-${i + 1}`));
+		this.webhooks = Array.from({ length: this.webhookCount }, (_, i) =>
+			this._host('webhook', `webhook-${i + 1}`),
+		);
 		this.balancer.setBackends(this.webhooks.map((h) => h.url));
 		this.main = this._host('start', 'main', {
 			// Production webhooks belong to the webhook processes; main keeps the editor, REST and activation.
@@ -104,7 +114,10 @@ class QueueCluster {
 
 	/** Every process's log, each line prefixed with the process name; secrets redacted. */
 	logs() {
-		return this.hosts.map((h) => h.logs()).filter(Boolean).join('\n');
+		return this.hosts
+			.map((h) => h.logs())
+			.filter(Boolean)
+			.join('\n');
 	}
 
 	/** Log entries of one process (by name: main, worker-1, webhook-2, …). */
@@ -116,7 +129,9 @@ class QueueCluster {
 	/** Workers, webhook processes, main, then the servers; each step runs even if an earlier one failed. */
 	async stop() {
 		const results = [];
-		results.push(...(await Promise.allSettled([...this.webhooks, ...this.workers].map((h) => h.stop()))));
+		results.push(
+			...(await Promise.allSettled([...this.webhooks, ...this.workers].map((h) => h.stop()))),
+		);
 		if (this.main) results.push(...(await Promise.allSettled([this.main.stop()])));
 		results.push(
 			...(await Promise.allSettled([
@@ -164,7 +179,9 @@ class QueueCluster {
 	}
 
 	_workerHost(number) {
-		return this._host('worker', `worker-${number}`, {}, [`--concurrency=${this.workerConcurrency}`]);
+		return this._host('worker', `worker-${number}`, {}, [
+			`--concurrency=${this.workerConcurrency}`,
+		]);
 	}
 }
 

@@ -6,9 +6,15 @@ async function setUpOwner(mainUrl) {
 	const response = await fetch(`${mainUrl}/rest/owner/setup`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ email: 'owner@example.com', firstName: 'Queue', lastName: 'Owner', password: 'Queue-Owner-Password-1' }),
+		body: JSON.stringify({
+			email: 'owner@example.com',
+			firstName: 'Queue',
+			lastName: 'Owner',
+			password: 'Queue-Owner-Password-1',
+		}),
 	});
-	if (response.status !== 200) throw new Error(`owner setup answered ${response.status}: ${await response.text()}`);
+	if (response.status !== 200)
+		throw new Error(`owner setup answered ${response.status}: ${await response.text()}`);
 	const cookie = response.headers
 		.getSetCookie()
 		.map((c) => c.split(';')[0])

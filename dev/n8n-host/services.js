@@ -46,7 +46,9 @@ function postgresBinDir() {
 		? fs.readdirSync(root).filter((v) => fs.existsSync(path.join(root, v, 'bin', 'postgres')))
 		: [];
 	if (versions.length === 0) {
-		throw new Error('PostgreSQL server not found in /usr/lib/postgresql: run `bash dev/n8n-host/install-services.sh`');
+		throw new Error(
+			'PostgreSQL server not found in /usr/lib/postgresql: run `bash dev/n8n-host/install-services.sh`',
+		);
 	}
 	versions.sort((a, b) => Number(b) - Number(a));
 	return path.join(root, versions[0], 'bin');
@@ -77,7 +79,9 @@ function spawnServer(command, args, options) {
 	const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], ...options });
 	livePids.add(child.pid);
 	const output = captureOutput(child);
-	const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+	const exited = new Promise((resolve) =>
+		child.once('exit', (code, signal) => resolve({ code, signal })),
+	);
 	exited.then(() => livePids.delete(child.pid));
 	return { child, output, exited };
 }
@@ -114,7 +118,8 @@ async function waitUntil(check, { timeoutMs, what, output, exited }) {
 	for (;;) {
 		if (gone) throw new Error(`${what} exited during start-up:\n${output()}`);
 		if (await check()) return;
-		if (Date.now() - t0 > timeoutMs) throw new Error(`${what} not ready after ${timeoutMs} ms:\n${output()}`);
+		if (Date.now() - t0 > timeoutMs)
+			throw new Error(`${what} not ready after ${timeoutMs} ms:\n${output()}`);
 		await sleep(100);
 	}
 }
@@ -126,7 +131,9 @@ async function waitUntil(check, { timeoutMs, what, output, exited }) {
 async function startPostgres({ timeoutMs = 60000 } = {}) {
 	const bin = postgresBinDir();
 	// As root the server runs as `postgres`, which must reach the data directory: /tmp, not a private TMPDIR.
-	const dir = await fsp.mkdtemp(path.join(process.getuid?.() === 0 ? '/tmp' : os.tmpdir(), 'n8n-host-pg-'));
+	const dir = await fsp.mkdtemp(
+		path.join(process.getuid?.() === 0 ? '/tmp' : os.tmpdir(), 'n8n-host-pg-'),
+	);
 	const dataDir = path.join(dir, 'data');
 	await fsp.mkdir(dataDir, { mode: 0o700 });
 	if (process.getuid?.() === 0) {
@@ -134,7 +141,16 @@ async function startPostgres({ timeoutMs = 60000 } = {}) {
 		if (chown.status !== 0) throw new Error(`chown of ${dir} to postgres failed: ${chown.stderr}`);
 	}
 	const [initCmd, initArgs] = asServerUser(path.join(bin, 'initdb'), [
-		'-D', dataDir, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-locale', '--no-sync',
+		'-D',
+		dataDir,
+		'-U',
+		'postgres',
+		'-A',
+		'trust',
+		'-E',
+		'UTF8',
+		'--no-locale',
+		'--no-sync',
 	]);
 	const init = spawnSync(initCmd, initArgs, { encoding: 'utf8', timeout: 120000 });
 	if (init.status !== 0) {
@@ -143,11 +159,23 @@ async function startPostgres({ timeoutMs = 60000 } = {}) {
 	}
 	const port = await freePort();
 	const [cmd, args] = asServerUser(path.join(bin, 'postgres'), [
-		'-D', dataDir, '-p', String(port), '-k', dataDir,
-		'-c', 'listen_addresses=127.0.0.1',
+		'-D',
+		dataDir,
+		'-p',
+		String(port),
+		'-k',
+		dataDir,
+		'-c',
+		'listen_addresses=127.0.0.1',
 		// Test data: durability is worth nothing here, speed is.
-		'-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off',
-		'-c', 'max_connections=200',
+		'-c',
+		'fsync=off',
+		'-c',
+		'synchronous_commit=off',
+		'-c',
+		'full_page_writes=off',
+		'-c',
+		'max_connections=200',
 	]);
 	const server = spawnServer(cmd, args, {});
 	// The postmaster's own PID (runuser stays in between as root): SIGINT there is a fast shutdown.
@@ -165,12 +193,18 @@ async function startPostgres({ timeoutMs = 60000 } = {}) {
 	};
 	try {
 		await waitUntil(
-			() => spawnSync(path.join(bin, 'pg_isready'), ['-h', '127.0.0.1', '-p', String(port), '-q']).status === 0,
+			() =>
+				spawnSync(path.join(bin, 'pg_isready'), ['-h', '127.0.0.1', '-p', String(port), '-q'])
+					.status === 0,
 			{ timeoutMs, what: 'PostgreSQL', output: server.output, exited: server.exited },
 		);
-		const created = spawnSync(path.join(bin, 'createdb'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', 'n8n'], {
-			encoding: 'utf8',
-		});
+		const created = spawnSync(
+			path.join(bin, 'createdb'),
+			['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', 'n8n'],
+			{
+				encoding: 'utf8',
+			},
+		);
 		if (created.status !== 0) throw new Error(`createdb failed: ${created.stderr}`);
 	} catch (error) {
 		await stop();
@@ -201,7 +235,20 @@ async function startRedis({ timeoutMs = 30000 } = {}) {
 	const port = await freePort();
 	const server = spawnServer(
 		'redis-server',
-		['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no'],
+		[
+			'--port',
+			String(port),
+			'--bind',
+			'127.0.0.1',
+			'--save',
+			'',
+			'--appendonly',
+			'no',
+			'--dir',
+			dir,
+			'--daemonize',
+			'no',
+		],
 		{},
 	);
 	const stop = async () => {
@@ -209,7 +256,12 @@ async function startRedis({ timeoutMs = 30000 } = {}) {
 		await fsp.rm(dir, { recursive: true, force: true });
 	};
 	try {
-		await waitUntil(() => redisPing(port), { timeoutMs, what: 'Redis', output: server.output, exited: server.exited });
+		await waitUntil(() => redisPing(port), {
+			timeoutMs,
+			what: 'Redis',
+			output: server.output,
+			exited: server.exited,
+		});
 	} catch (error) {
 		await stop();
 		throw error;

@@ -93,7 +93,10 @@ function pictureSize(aspectRatio) {
 	const m = /^ASPECT_(\d+)_(\d+)$/.exec(String(aspectRatio ?? ''));
 	const [w, h] = m && Number(m[1]) > 0 && Number(m[2]) > 0 ? [Number(m[1]), Number(m[2])] : [1, 1];
 	const scale = PICTURE_LONG_SIDE / Math.max(w, h);
-	return { width: Math.max(16, Math.round(w * scale)), height: Math.max(16, Math.round(h * scale)) };
+	return {
+		width: Math.max(16, Math.round(w * scale)),
+		height: Math.max(16, Math.round(h * scale)),
+	};
 }
 
 /**
@@ -102,7 +105,11 @@ function pictureSize(aspectRatio) {
  * costs no drawing (file downloads are meant to be fast, like a CDN's); `drawNow: false` for files
  * that are rarely fetched (video covers).
  */
-function rememberPicture(name, { prompt = '', seed = name, aspectRatio } = {}, { drawNow = true } = {}) {
+function rememberPicture(
+	name,
+	{ prompt = '', seed = name, aspectRatio } = {},
+	{ drawNow = true } = {},
+) {
 	const key = String(name);
 	pictures.delete(key);
 	pictures.set(key, { prompt: String(prompt), seed, ...pictureSize(aspectRatio) });
@@ -125,8 +132,8 @@ function pngFor(name) {
 
 /** ftyp box ("isom", compatible isom/mp42): the start of files too small to hold the clip. */
 const MP4_FTYP = Buffer.from([
-	0x00, 0x00, 0x00, 0x18, 0x66, 0x74, 0x79, 0x70, 0x69, 0x73, 0x6f, 0x6d, 0x00, 0x00, 0x02, 0x00, 0x69, 0x73,
-	0x6f, 0x6d, 0x6d, 0x70, 0x34, 0x32,
+	0x00, 0x00, 0x00, 0x18, 0x66, 0x74, 0x79, 0x70, 0x69, 0x73, 0x6f, 0x6d, 0x00, 0x00, 0x02, 0x00,
+	0x69, 0x73, 0x6f, 0x6d, 0x6d, 0x70, 0x34, 0x32,
 ]);
 /** The clip that plays (2 s, 160x96, H.264), made by make-clip.js. */
 const CLIP = fs.readFileSync(path.join(__dirname, 'clip.mp4'));

@@ -15,10 +15,13 @@ const RETRY_DELAYS_MS = [10000, 30000, 60000];
 function sleep(ms, signal) {
 	return new Promise((resolve, reject) => {
 		if (signal && signal.aborted) return reject(signal.reason);
-		const timer = setTimeout(() => {
-			if (signal) signal.removeEventListener('abort', onAbort);
-			resolve();
-		}, Math.max(0, ms));
+		const timer = setTimeout(
+			() => {
+				if (signal) signal.removeEventListener('abort', onAbort);
+				resolve();
+			},
+			Math.max(0, ms),
+		);
 		if (typeof timer.unref === 'function') timer.unref();
 		function onAbort() {
 			clearTimeout(timer);
@@ -91,7 +94,11 @@ function postOnce(url, payload, timeoutMs, signal) {
  *   must not turn a receiver that is merely slow on a busy machine into a timeout keep the gateway's 5 s.
  * @returns {Promise<Array<{url, payload, attempt, status, at, elapsedMs}>>} the attempts made
  */
-async function sendCallback(url, payload, { retry = true, timeScale = 1, answerLimitMs, signal, log } = {}) {
+async function sendCallback(
+	url,
+	payload,
+	{ retry = true, timeScale = 1, answerLimitMs, signal, log } = {},
+) {
 	const attempts = [];
 	const maxAttempts = retry ? 1 + RETRY_DELAYS_MS.length : 1;
 	const limitMs = answerLimitMs ?? ANSWER_LIMIT_MS * timeScale;

@@ -22,24 +22,48 @@ function parseArgs(argv) {
 	const opts = {};
 	const number = (name, v) => {
 		const n = Number(v);
-		if (v === undefined || !Number.isFinite(n) || n < 0) throw new Error(`${name} needs a number >= 0`);
+		if (v === undefined || !Number.isFinite(n) || n < 0)
+			throw new Error(`${name} needs a number >= 0`);
 		return n;
 	};
 	for (let i = 0; i < argv.length; i++) {
 		const arg = argv[i];
-		const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+		const [flag, inline] = arg.includes('=')
+			? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+			: [arg, undefined];
 		const value = () => (inline !== undefined ? inline : argv[++i]);
 		switch (flag) {
-			case '--host': opts.host = value(); break;
-			case '--port': opts.port = number(flag, value()); break;
-			case '--api-key': opts.apiKey = value(); break;
-			case '--latency': opts.latencyMs = number(flag, value()); break;
-			case '--time-scale': opts.callbackTimeScale = number(flag, value()); break;
-			case '--video-ms': opts.videoCompleteAfterMs = number(flag, value()); break;
-			case '--pro-ms': opts.proCompleteAfterMs = number(flag, value()); break;
-			case '--public-url': opts.publicUrl = value(); break;
-			case '--help': case '-h': process.stdout.write(`${USAGE}\n`); process.exit(0); break;
-			default: throw new Error(`unknown option ${flag}`);
+			case '--host':
+				opts.host = value();
+				break;
+			case '--port':
+				opts.port = number(flag, value());
+				break;
+			case '--api-key':
+				opts.apiKey = value();
+				break;
+			case '--latency':
+				opts.latencyMs = number(flag, value());
+				break;
+			case '--time-scale':
+				opts.callbackTimeScale = number(flag, value());
+				break;
+			case '--video-ms':
+				opts.videoCompleteAfterMs = number(flag, value());
+				break;
+			case '--pro-ms':
+				opts.proCompleteAfterMs = number(flag, value());
+				break;
+			case '--public-url':
+				opts.publicUrl = value();
+				break;
+			case '--help':
+			case '-h':
+				process.stdout.write(`${USAGE}\n`);
+				process.exit(0);
+				break;
+			default:
+				throw new Error(`unknown option ${flag}`);
 		}
 	}
 	if (opts.apiKey === undefined) opts.apiKey = process.env.SIM_API_KEY || 'sim-key';

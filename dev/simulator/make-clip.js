@@ -11,7 +11,15 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { paintScene } = require('./picture');
 
-const CLIP = { width: 160, height: 96, frames: 16, fps: 8, quantizer: 37, prompt: 'Simulated video', seed: 7 };
+const CLIP = {
+	width: 160,
+	height: 96,
+	frames: 16,
+	fps: 8,
+	quantizer: 37,
+	prompt: 'Simulated video',
+	seed: 7,
+};
 const FILE = path.join(__dirname, 'clip.mp4');
 
 async function encodeClip() {
@@ -24,7 +32,13 @@ async function encodeClip() {
 	encoder.groupOfPictures = CLIP.frames;
 	encoder.initialize();
 	for (let frame = 0; frame < CLIP.frames; frame++) {
-		encoder.addFrameRgba(paintScene(CLIP.width, CLIP.height, { prompt: CLIP.prompt, seed: CLIP.seed, time: frame / CLIP.frames }));
+		encoder.addFrameRgba(
+			paintScene(CLIP.width, CLIP.height, {
+				prompt: CLIP.prompt,
+				seed: CLIP.seed,
+				time: frame / CLIP.frames,
+			}),
+		);
 	}
 	encoder.finalize();
 	const bytes = Buffer.from(encoder.FS.readFile(encoder.outputFilename));
@@ -35,13 +49,14 @@ async function encodeClip() {
 /** Zeroes the creation and modification times the muxer writes, so encoding twice gives the same bytes. */
 function withoutTimestamps(mp4) {
 	const walk = (start, end) => {
-		for (let offset = start; offset + 8 <= end; ) {
+		for (let offset = start; offset + 8 <= end;) {
 			const size = mp4.readUInt32BE(offset);
 			const type = mp4.toString('latin1', offset + 4, offset + 8);
 			if (size < 8 || offset + size > end) break;
 			if (['moov', 'trak', 'mdia'].includes(type)) walk(offset + 8, offset + size);
 			// Version 0 full boxes: 4 bytes version/flags, then 32-bit creation and modification times.
-			if (['mvhd', 'tkhd', 'mdhd'].includes(type) && mp4[offset + 8] === 0) mp4.fill(0, offset + 12, offset + 20);
+			if (['mvhd', 'tkhd', 'mdhd'].includes(type) && mp4[offset + 8] === 0)
+				mp4.fill(0, offset + 12, offset + 20);
 			offset += size;
 		}
 	};

@@ -62,7 +62,10 @@ const FONT = {
 	'%': '11001 11010 00010 00100 01000 01011 10011',
 };
 const GLYPHS = Object.fromEntries(
-	Object.entries(FONT).map(([ch, rows]) => [ch, rows.split(' ').map((row) => [...row].map((bit) => bit === '1'))]),
+	Object.entries(FONT).map(([ch, rows]) => [
+		ch,
+		rows.split(' ').map((row) => [...row].map((bit) => bit === '1')),
+	]),
 );
 const UNKNOWN = GLYPHS['?'];
 
@@ -72,7 +75,6 @@ function hash(text) {
 	for (const ch of String(text)) h = Math.imul(h ^ ch.charCodeAt(0), 16777619) >>> 0;
 	return h;
 }
-
 
 function hsl(h, s, l) {
 	const a = s * Math.min(l, 1 - l);
@@ -120,7 +122,11 @@ function paintScene(width, height, { prompt = '', seed = 1, time = 0, caption = 
 	const rand = random(hash(`seed:${seed}`));
 	const skyTop = hsl(hue, 0.55, 0.25);
 	const skyBottom = hsl((hue + 40) % 360, 0.7, 0.72);
-	const hillColours = [hsl((hue + 150) % 360, 0.35, 0.42), hsl((hue + 170) % 360, 0.4, 0.3), hsl((hue + 190) % 360, 0.45, 0.2)];
+	const hillColours = [
+		hsl((hue + 150) % 360, 0.35, 0.42),
+		hsl((hue + 170) % 360, 0.4, 0.3),
+		hsl((hue + 190) % 360, 0.45, 0.2),
+	];
 	const sun = {
 		x: width * (0.15 + 0.7 * rand()) + width * 0.25 * time,
 		y: height * (0.18 + 0.22 * rand()),
@@ -134,14 +140,18 @@ function paintScene(width, height, { prompt = '', seed = 1, time = 0, caption = 
 		frequency: (1.5 + 3 * rand()) / width,
 		phase: rand() * Math.PI * 2 + time * Math.PI * (i + 1) * 0.5,
 	}));
-	const stars = Array.from({ length: 24 }, () => ({ x: Math.floor(rand() * width), y: Math.floor(rand() * height * 0.45) }));
+	const stars = Array.from({ length: 24 }, () => ({
+		x: Math.floor(rand() * width),
+		y: Math.floor(rand() * height * 0.45),
+	}));
 
 	// Per column: the topmost hill and where it starts; per row: the sky. Keeps a 512-pixel picture
 	// to a few milliseconds, so serving it never holds up the simulator's other answers.
 	const hillTop = new Float64Array(width * hills.length);
 	for (let x = 0; x < width; x++) {
 		hills.forEach((hill, i) => {
-			hillTop[x * hills.length + i] = hill.base - hill.amplitude * Math.sin(x * hill.frequency * Math.PI * 2 + hill.phase);
+			hillTop[x * hills.length + i] =
+				hill.base - hill.amplitude * Math.sin(x * hill.frequency * Math.PI * 2 + hill.phase);
 		});
 	}
 	const glow = sun.r * 1.6;

@@ -57,7 +57,8 @@ function optionalInteger(body, field, min, max) {
 }
 
 function positiveInteger(v, field) {
-	if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) invalid(field, 'must be a positive integer');
+	if (typeof v !== 'number' || !Number.isInteger(v) || v < 1)
+		invalid(field, 'must be a positive integer');
 	return v;
 }
 
@@ -104,7 +105,8 @@ function validateImage(op, body) {
 	if (op !== 'generate') out.image = imageField(body, 'image', true);
 	if (op === 'generate') {
 		const ar = optionalString(body, 'aspect_ratio');
-		if (ar !== undefined && !/^ASPECT_\d+_\d+$/.test(ar)) invalid('aspect_ratio', 'must look like ASPECT_<w>_<h>');
+		if (ar !== undefined && !/^ASPECT_\d+_\d+$/.test(ar))
+			invalid('aspect_ratio', 'must look like ASPECT_<w>_<h>');
 		optionalString(body, 'model');
 		optionalEnum(body, 'magic_prompt_option', ['AUTO', 'ON', 'OFF']);
 		optionalEnum(body, 'rendering_speed', ['DEFAULT', 'TURBO', 'QUALITY']);
@@ -143,7 +145,9 @@ function parseRatio(v) {
 /** 720 on the short side, the long side from the ratio, rounded to even (what encoders accept). */
 function dimensionsFromRatio({ w, h }) {
 	const even = (n) => Math.max(2, Math.round(n / 2) * 2);
-	return w >= h ? { width: even((720 * w) / h), height: 720 } : { width: 720, height: even((720 * h) / w) };
+	return w >= h
+		? { width: even((720 * w) / h), height: 720 }
+		: { width: 720, height: even((720 * h) / w) };
 }
 
 function validateVideo(body) {
@@ -159,22 +163,28 @@ function validateVideo(body) {
 		}
 		storyboard = body.storyboard.map((scene, i) => {
 			const field = `storyboard[${i}]`;
-			if (scene === null || typeof scene !== 'object' || Array.isArray(scene)) invalid(field, 'must be an object');
+			if (scene === null || typeof scene !== 'object' || Array.isArray(scene))
+				invalid(field, 'must be an object');
 			const prompt = scene.prompt;
 			if (prompt === undefined) invalid(`${field}.prompt`, 'is required');
-			if (typeof prompt !== 'string' || prompt.trim() === '') invalid(`${field}.prompt`, 'must be a non-empty string');
+			if (typeof prompt !== 'string' || prompt.trim() === '')
+				invalid(`${field}.prompt`, 'must be a non-empty string');
 			if (scene.duration === undefined) invalid(`${field}.duration`, 'is required');
 			positiveInteger(scene.duration, `${field}.duration`);
 			return { prompt, duration: scene.duration };
 		});
 	}
-	if (storyboard === undefined && body.prompt === undefined) invalid('prompt', 'is required unless storyboard is given');
+	if (storyboard === undefined && body.prompt === undefined)
+		invalid('prompt', 'is required unless storyboard is given');
 	const prompt = storyboard ? optionalString(body, 'prompt') : requiredString(body, 'prompt');
 	const aspectRatio = optionalString(body, 'aspect_ratio');
-	if (aspectRatio !== undefined && !parseRatio(aspectRatio)) invalid('aspect_ratio', 'must have the form <w>:<h>');
+	if (aspectRatio !== undefined && !parseRatio(aspectRatio))
+		invalid('aspect_ratio', 'must have the form <w>:<h>');
 	const size = optionalString(body, 'size');
-	if (size !== undefined && !parseSize(size)) invalid('size', 'must have the form <width>x<height>');
-	const duration = body.duration === undefined ? undefined : positiveInteger(body.duration, 'duration');
+	if (size !== undefined && !parseSize(size))
+		invalid('size', 'must have the form <width>x<height>');
+	const duration =
+		body.duration === undefined ? undefined : positiveInteger(body.duration, 'duration');
 	const imageUrl = imageField(body, 'image_url', false);
 	const notifyHook = urlField(body, 'notifyHook');
 	return { model, prompt, storyboard, aspectRatio, size, duration, imageUrl, notifyHook };
@@ -185,9 +195,11 @@ function validateCharacter(body) {
 	const description = requiredString(body, 'description');
 	let referenceImages = [];
 	if (body.reference_images !== undefined) {
-		if (!Array.isArray(body.reference_images)) invalid('reference_images', 'must be an array of strings');
+		if (!Array.isArray(body.reference_images))
+			invalid('reference_images', 'must be an array of strings');
 		body.reference_images.forEach((v, i) => {
-			if (typeof v !== 'string' || v.trim() === '') invalid(`reference_images[${i}]`, 'must be a non-empty string');
+			if (typeof v !== 'string' || v.trim() === '')
+				invalid(`reference_images[${i}]`, 'must be a non-empty string');
 		});
 		referenceImages = body.reference_images;
 	}
@@ -200,7 +212,11 @@ function validateCharacter(body) {
 function sendJson(res, status, payload, headers = {}) {
 	if (res.headersSent || res.destroyed) return;
 	const body = Buffer.from(JSON.stringify(payload));
-	res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length, ...headers });
+	res.writeHead(status, {
+		'content-type': 'application/json; charset=utf-8',
+		'content-length': body.length,
+		...headers,
+	});
 	res.end(body);
 }
 
@@ -242,7 +258,9 @@ function tryParseJson(raw) {
 }
 
 function isJsonContentType(header) {
-	return typeof header === 'string' && header.split(';')[0].trim().toLowerCase() === 'application/json';
+	return (
+		typeof header === 'string' && header.split(';')[0].trim().toLowerCase() === 'application/json'
+	);
 }
 
 function redactHeaders(headers) {
@@ -289,7 +307,8 @@ async function startSimulator(options = {}) {
 		callbackAnswerLimitMs,
 		publicUrl,
 	} = options;
-	if (typeof apiKey !== 'string' || apiKey === '') throw new Error('startSimulator: apiKey must be a non-empty string');
+	if (typeof apiKey !== 'string' || apiKey === '')
+		throw new Error('startSimulator: apiKey must be a non-empty string');
 
 	let latency = latencyMs;
 	let faults = [];
@@ -315,25 +334,37 @@ async function startSimulator(options = {}) {
 		callbackLog,
 		inject,
 		setLatency(ms) {
-			if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) throw new Error('setLatency: ms must be a number >= 0');
+			if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0)
+				throw new Error('setLatency: ms must be a number >= 0');
 			latency = ms;
 		},
 		reset,
-		sendCallback: (url, payload, { retry = true, answerLimitMs } = {}) => dispatchCallback(url, payload, retry, answerLimitMs),
+		sendCallback: (url, payload, { retry = true, answerLimitMs } = {}) =>
+			dispatchCallback(url, payload, retry, answerLimitMs),
 		close,
 	};
 	const baseUrl = () => (publicUrl || sim.url).replace(/\/+$/, '');
 
 	function inject(fault) {
 		if (!fault || typeof fault !== 'object') throw new Error('inject: fault must be an object');
-		const { path, method, status, times = 1, retryAfter, body, delayMs = 0, closeConnection = false } = fault;
+		const {
+			path,
+			method,
+			status,
+			times = 1,
+			retryAfter,
+			body,
+			delayMs = 0,
+			closeConnection = false,
+		} = fault;
 		if (path !== undefined && typeof path !== 'string' && !(path instanceof RegExp)) {
 			throw new Error('inject: path must be a string or RegExp');
 		}
 		if (!closeConnection && (!Number.isInteger(status) || status < 100 || status > 599)) {
 			throw new Error('inject: status must be an HTTP status code (or set closeConnection)');
 		}
-		if (!Number.isInteger(times) || times < 1) throw new Error('inject: times must be a positive integer');
+		if (!Number.isInteger(times) || times < 1)
+			throw new Error('inject: times must be a positive integer');
 		faults.push({
 			path,
 			method: method ? String(method).toUpperCase() : undefined,
@@ -350,7 +381,8 @@ async function startSimulator(options = {}) {
 		const fault = faults.find(
 			(f) =>
 				(f.method === undefined || f.method === method) &&
-				(f.path === undefined || (f.path instanceof RegExp ? f.path.test(pathname) : f.path === pathname)),
+				(f.path === undefined ||
+					(f.path instanceof RegExp ? f.path.test(pathname) : f.path === pathname)),
 		);
 		if (!fault) return null;
 		fault.remaining -= 1;
@@ -381,10 +413,13 @@ async function startSimulator(options = {}) {
 	}
 
 	function later(ms, fn) {
-		const t = setTimeout(() => {
-			taskTimers.delete(t);
-			fn();
-		}, Math.max(0, ms));
+		const t = setTimeout(
+			() => {
+				taskTimers.delete(t);
+				fn();
+			},
+			Math.max(0, ms),
+		);
 		if (typeof t.unref === 'function') t.unref();
 		taskTimers.add(t);
 	}
@@ -432,7 +467,10 @@ async function startSimulator(options = {}) {
 	function createVideoTask(endpoint, v) {
 		const id = randomId('vid');
 		const prompts = [v.prompt || '', ...(v.storyboard || []).map((s) => s.prompt)].join('\n');
-		let after = v.model === 'vidmodel-pro' ? (proCompleteAfterMs ?? 2 * videoCompleteAfterMs) : videoCompleteAfterMs;
+		let after =
+			v.model === 'vidmodel-pro'
+				? (proCompleteAfterMs ?? 2 * videoCompleteAfterMs)
+				: videoCompleteAfterMs;
 		if (prompts.includes('[slow]')) after *= 10;
 		// A spread of completion times, so a batch of tasks finishes (and calls back) in random order.
 		if (videoCompleteJitterMs > 0) after += crypto.randomInt(0, videoCompleteJitterMs + 1);
@@ -459,12 +497,17 @@ async function startSimulator(options = {}) {
 			willFail: prompts.includes('[fail]'),
 			width: dims.width,
 			height: dims.height,
-			videoDuration: v.duration ?? (v.storyboard ? v.storyboard.reduce((s, x) => s + x.duration, 0) : 5),
+			videoDuration:
+				v.duration ?? (v.storyboard ? v.storyboard.reduce((s, x) => s + x.duration, 0) : 5),
 			video: undefined,
 			error: undefined,
 		};
 		tasks.set(id, task);
-		rememberPicture(`${id}-cover`, { prompt: prompts, seed: id, aspectRatio: `ASPECT_${dims.width}_${dims.height}` }, { drawNow: false });
+		rememberPicture(
+			`${id}-cover`,
+			{ prompt: prompts, seed: id, aspectRatio: `ASPECT_${dims.width}_${dims.height}` },
+			{ drawNow: false },
+		);
 		// sendCallbacks: false leaves every callback to the test (sim.sendCallback), e.g. to replay a retry storm.
 		if (task.notifyHook && sendCallbacks) {
 			// "Right after creation": after the create response has been written.
@@ -479,7 +522,8 @@ async function startSimulator(options = {}) {
 			// task settles now (otherwise this callback would say `processing` and no final one would follow).
 			task.completeAt = Math.min(task.completeAt, Date.now());
 			settle(task);
-			if (task.notifyHook && sendCallbacks) dispatchCallback(task.notifyHook, videoCallbackPayload(task), true);
+			if (task.notifyHook && sendCallbacks)
+				dispatchCallback(task.notifyHook, videoCallbackPayload(task), true);
 		});
 		return task;
 	}
@@ -497,7 +541,8 @@ async function startSimulator(options = {}) {
 		return ({ body }) => {
 			const v = validateImage(op, body);
 			let resolution = '1024x1024';
-			if (op === 'reframe') resolution = v.resolution && parseSize(v.resolution) ? v.resolution : '1536x1024';
+			if (op === 'reframe')
+				resolution = v.resolution && parseSize(v.resolution) ? v.resolution : '1536x1024';
 			const prompt = v.prompt ?? '';
 			// The picture's shape: generate's aspect ratio, reframe's resolution; the others answer squares.
 			const size = op === 'reframe' ? parseSize(resolution) : null;
@@ -531,7 +576,11 @@ async function startSimulator(options = {}) {
 		{ path: '/imgmodel/v1/imgmodel-v3/edit', method: 'POST', handle: imageHandler('edit') },
 		{ path: '/imgmodel/v1/imgmodel-v3/remix', method: 'POST', handle: imageHandler('remix') },
 		{ path: '/imgmodel/v1/imgmodel-v3/reframe', method: 'POST', handle: imageHandler('reframe') },
-		{ path: '/imgmodel/v1/imgmodel-v3/replace-background', method: 'POST', handle: imageHandler('replace-background') },
+		{
+			path: '/imgmodel/v1/imgmodel-v3/replace-background',
+			method: 'POST',
+			handle: imageHandler('replace-background'),
+		},
 		{ path: '/v1/video/create', method: 'POST', handle: videoCreateHandler('/v1/video/create') },
 		{ path: '/v1/videos', method: 'POST', handle: videoCreateHandler('/v1/videos') },
 		{
@@ -550,7 +599,13 @@ async function startSimulator(options = {}) {
 				const c = validateCharacter(body);
 				return [
 					200,
-					{ id: randomId('char'), name: c.name, description: c.description, reference_images: c.referenceImages, created_at: nowSeconds() },
+					{
+						id: randomId('char'),
+						name: c.name,
+						description: c.description,
+						reference_images: c.referenceImages,
+						created_at: nowSeconds(),
+					},
 				];
 			},
 		},
@@ -578,7 +633,11 @@ async function startSimulator(options = {}) {
 		let m = /^\/files\/images\/([A-Za-z0-9_-]+)\.png$/.exec(pathname);
 		if (m) {
 			const png = pngFor(m[1]);
-			res.writeHead(200, { 'content-type': 'image/png', 'content-length': png.length, 'cache-control': 'public, max-age=86400' });
+			res.writeHead(200, {
+				'content-type': 'image/png',
+				'content-length': png.length,
+				'cache-control': 'public, max-age=86400',
+			});
 			return res.end(req.method === 'HEAD' ? undefined : png);
 		}
 		m = /^\/files\/videos\/([A-Za-z0-9_-]+)\.mp4$/.exec(pathname);
@@ -590,7 +649,11 @@ async function startSimulator(options = {}) {
 					return sendError(res, 400, `bytes: must be an integer between 0 and ${MAX_FILE_BYTES}`);
 				}
 			}
-			res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': total, 'cache-control': 'public, max-age=86400' });
+			res.writeHead(200, {
+				'content-type': 'video/mp4',
+				'content-length': total,
+				'cache-control': 'public, max-age=86400',
+			});
 			if (req.method === 'HEAD') return res.end();
 			// pipeline() honours back-pressure, so an N-byte download never sits in memory at once.
 			return pipeline(mp4Stream(total), res, () => {});
@@ -602,7 +665,9 @@ async function startSimulator(options = {}) {
 
 	function controlBody(parsed) {
 		if (!parsed.ok) return parsed.empty ? {} : null;
-		return parsed.value && typeof parsed.value === 'object' && !Array.isArray(parsed.value) ? parsed.value : null;
+		return parsed.value && typeof parsed.value === 'object' && !Array.isArray(parsed.value)
+			? parsed.value
+			: null;
 	}
 
 	const controlRoutes = [
@@ -646,7 +711,8 @@ async function startSimulator(options = {}) {
 	async function handleControl(req, res, pathname, raw) {
 		const match = matchRoute(controlRoutes, req.method, pathname);
 		if (!match) return sendError(res, 404, 'Not found');
-		if (match.methodMismatch) return sendError(res, 405, 'Method not allowed', { allow: match.allow });
+		if (match.methodMismatch)
+			return sendError(res, 405, 'Method not allowed', { allow: match.allow });
 		const body = controlBody(tryParseJson(raw));
 		if (body === null) return sendError(res, 400, 'Invalid JSON body');
 		try {
@@ -680,15 +746,24 @@ async function startSimulator(options = {}) {
 			at: Date.now(),
 		});
 
-		if (tooLarge) return sendError(res, 413, `Request body larger than ${MAX_BODY_BYTES} bytes`, { connection: 'close' });
+		if (tooLarge)
+			return sendError(res, 413, `Request body larger than ${MAX_BODY_BYTES} bytes`, {
+				connection: 'close',
+			});
 
 		const fault = takeFault(req.method, pathname);
 		if (fault) {
 			if (fault.delayMs > 0) await sleep(fault.delayMs, closing.signal);
 			if (fault.closeConnection) return req.socket.destroy();
 			if (!isFile && latency > 0) await sleep(latency, closing.signal);
-			const headers = fault.retryAfter !== undefined ? { 'retry-after': String(fault.retryAfter) } : {};
-			return sendJson(res, fault.status, fault.body ?? { error: { message: `Simulated error ${fault.status}` } }, headers);
+			const headers =
+				fault.retryAfter !== undefined ? { 'retry-after': String(fault.retryAfter) } : {};
+			return sendJson(
+				res,
+				fault.status,
+				fault.body ?? { error: { message: `Simulated error ${fault.status}` } },
+				headers,
+			);
 		}
 
 		if (isFile) return serveFile(req, res, pathname, query);
@@ -697,9 +772,11 @@ async function startSimulator(options = {}) {
 
 		const match = matchRoute(routes, req.method, pathname);
 		if (!match) return sendError(res, 404, 'Not found');
-		if (match.methodMismatch) return sendError(res, 405, 'Method not allowed', { allow: match.allow });
+		if (match.methodMismatch)
+			return sendError(res, 405, 'Method not allowed', { allow: match.allow });
 		// Never echo the presented key: the message is fixed.
-		if (!authorised(req.headers.authorization, apiKey)) return sendError(res, 401, 'Invalid API key');
+		if (!authorised(req.headers.authorization, apiKey))
+			return sendError(res, 401, 'Invalid API key');
 
 		let body = null;
 		if (req.method === 'POST') {

@@ -12,7 +12,8 @@ export class MediaGatewayImage extends itemNode(operations) implements INodeType
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{ $parameter["operation"] }}',
-		description: 'Generate, edit, remix, reframe images and replace their background through the media gateway',
+		description:
+			'Generate, edit, remix, reframe images and replace their background through the media gateway',
 		defaults: { name: 'Media Gateway Image' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

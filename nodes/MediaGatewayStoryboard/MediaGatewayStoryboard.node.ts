@@ -9,7 +9,10 @@ export class MediaGatewayStoryboard extends videoTaskNode(operations) implements
 	description: INodeTypeDescription = {
 		displayName: 'Media Gateway Storyboard',
 		name: 'mediaGatewayStoryboard',
-		icon: { light: 'file:mediaGatewayStoryboard.svg', dark: 'file:mediaGatewayStoryboard.dark.svg' },
+		icon: {
+			light: 'file:mediaGatewayStoryboard.svg',
+			dark: 'file:mediaGatewayStoryboard.dark.svg',
+		},
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{ "storyboard" + ($parameter["model"] === "vidmodel-pro" ? " (pro)" : "") }}',

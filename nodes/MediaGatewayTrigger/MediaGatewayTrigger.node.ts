@@ -1,4 +1,9 @@
-import type { INodeType, INodeTypeDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type {
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../shared/transport/credentials';
@@ -19,7 +24,8 @@ export class MediaGatewayTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{ $parameter["finalOnly"] === false ? "All statuses" : "Final statuses only" }}',
-		description: 'Starts the workflow when the media gateway posts an image, video or music task status callback',
+		description:
+			'Starts the workflow when the media gateway posts an image, video or music task status callback',
 		eventTriggerDescription: 'Waiting for a gateway callback on the Test URL',
 		activationMessage:
 			'The workflow now starts on every gateway callback sent to the Production URL. Paste that URL (not the Test URL) into the Callback URL of the Media Gateway nodes or the notifyHook of your requests.',

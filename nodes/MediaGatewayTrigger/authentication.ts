@@ -37,7 +37,9 @@ export function headerValue(headers: Record<string, unknown> | undefined, name: 
 export function queryValue(query: unknown, name: string): unknown {
 	if (typeof query !== 'object' || query === null) return undefined;
 	const key = name.trim();
-	return Object.prototype.hasOwnProperty.call(query, key) ? (query as Record<string, unknown>)[key] : undefined;
+	return Object.prototype.hasOwnProperty.call(query, key)
+		? (query as Record<string, unknown>)[key]
+		: undefined;
 }
 
 /**
@@ -53,11 +55,13 @@ export function authenticationFailure(ctx: IWebhookFunctions): string | undefine
 		authentication === 'headerToken'
 			? headerValue(
 					ctx.getHeaderData() as Record<string, unknown>,
-					(ctx.getNodeParameter('headerName', DEFAULT_HEADER_NAME) as string) || DEFAULT_HEADER_NAME,
+					(ctx.getNodeParameter('headerName', DEFAULT_HEADER_NAME) as string) ||
+						DEFAULT_HEADER_NAME,
 				)
 			: queryValue(
 					ctx.getQueryData(),
-					(ctx.getNodeParameter('queryParameterName', DEFAULT_QUERY_NAME) as string) || DEFAULT_QUERY_NAME,
+					(ctx.getNodeParameter('queryParameterName', DEFAULT_QUERY_NAME) as string) ||
+						DEFAULT_QUERY_NAME,
 				);
 	if (secretsMatch(presented, expected)) return undefined;
 	return presented === undefined ? 'missing callback token' : 'invalid callback token';

@@ -18,7 +18,10 @@ import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../shared/transport/retr
  * confirmation n8n still has to create the execution; a gateway slower than this gets 503 and sends
  * the callback again (after 10, 30 and 60 s).
  */
-export const confirmPolicy: { timeoutMs: number; retry: RetryPolicy } = { timeoutMs: 3000, retry: DEFAULT_RETRY_POLICY };
+export const confirmPolicy: { timeoutMs: number; retry: RetryPolicy } = {
+	timeoutMs: 3000,
+	retry: DEFAULT_RETRY_POLICY,
+};
 
 /** The trigger's output item: the callback, plus whether the gateway confirmed it. */
 export interface TriggerItem extends CallbackItem {
@@ -55,7 +58,9 @@ function finiteNumber(value: unknown): number | null {
 
 function secondsToIso(value: unknown): string | null {
 	const seconds = finiteNumber(value);
-	return seconds !== null && seconds > 0 && seconds < 8.64e12 ? new Date(seconds * 1000).toISOString() : null;
+	return seconds !== null && seconds > 0 && seconds < 8.64e12
+		? new Date(seconds * 1000).toISOString()
+		: null;
 }
 
 /** The callback item rewritten with the gateway's own view of the task. */
@@ -112,20 +117,44 @@ export async function confirmVideoCallback(
 	const outcome = await Promise.race([request, deadlinePassed()]);
 	if (outcome === TIMED_OUT) {
 		deadline.abort();
-		return { ok: false, code: 503, reason: `the gateway did not confirm the callback within ${timeoutMs / 1000} s; retry later` };
+		return {
+			ok: false,
+			code: 503,
+			reason: `the gateway did not confirm the callback within ${timeoutMs / 1000} s; retry later`,
+		};
 	}
 	if ('error' in outcome) {
 		if (httpCodeOf(outcome.error) === '404') {
-			return { ok: false, code: 403, reason: 'callback not confirmed: the gateway has no such video task' };
+			return {
+				ok: false,
+				code: 403,
+				reason: 'callback not confirmed: the gateway has no such video task',
+			};
 		}
-		return { ok: false, code: 503, reason: 'the gateway could not be asked to confirm the callback; retry later' };
+		return {
+			ok: false,
+			code: 503,
+			reason: 'the gateway could not be asked to confirm the callback; retry later',
+		};
 	}
 	const task = outcome.task;
-	if (typeof task !== 'object' || task === null || (task.id !== undefined && String(task.id) !== item.taskId)) {
-		return { ok: false, code: 403, reason: 'callback not confirmed: the gateway answered for another task' };
+	if (
+		typeof task !== 'object' ||
+		task === null ||
+		(task.id !== undefined && String(task.id) !== item.taskId)
+	) {
+		return {
+			ok: false,
+			code: 403,
+			reason: 'callback not confirmed: the gateway answered for another task',
+		};
 	}
 	if (!isFinalState(normaliseStatus(task.status))) {
-		return { ok: false, code: 409, reason: 'callback not confirmed: the gateway reports the task as not finished' };
+		return {
+			ok: false,
+			code: 409,
+			reason: 'callback not confirmed: the gateway reports the task as not finished',
+		};
 	}
 	return { ok: true, item: confirmedItem(item, task) };
 }

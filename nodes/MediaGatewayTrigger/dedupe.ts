@@ -77,7 +77,12 @@ export function pruneDedupe(store: DedupeStore, now: number, limits: DedupeLimit
 }
 
 /** True when the key was accepted within the age window. Does not change the store. */
-export function seenRecently(store: DedupeStore, key: string, now: number, limits: DedupeLimits): boolean {
+export function seenRecently(
+	store: DedupeStore,
+	key: string,
+	now: number,
+	limits: DedupeLimits,
+): boolean {
 	return hasKey(store, key) && inWindow(store.entries[key], now, limits);
 }
 
@@ -96,7 +101,12 @@ function keepNewest(store: DedupeStore, keep: number): void {
 }
 
 /** Records a key as accepted at `now`, evicting the oldest keys so at most `maxEntries` remain. */
-export function rememberKey(store: DedupeStore, key: string, now: number, limits: DedupeLimits): void {
+export function rememberKey(
+	store: DedupeStore,
+	key: string,
+	now: number,
+	limits: DedupeLimits,
+): void {
 	delete store.entries[key];
 	keepNewest(store, maxEntries(limits) - 1);
 	store.entries[key] = now;
@@ -127,7 +137,12 @@ export function checkAndRemember(
  * keys the other just added. Each process writes its own accepted keys back with every later save, so
  * a dropped key returns as soon as its process answers any callback of that workflow again.
  */
-export function mergeKeys(target: DedupeStore, source: DedupeStore, now: number, limits: DedupeLimits): number {
+export function mergeKeys(
+	target: DedupeStore,
+	source: DedupeStore,
+	now: number,
+	limits: DedupeLimits,
+): number {
 	let copied = 0;
 	for (const key of Object.keys(source.entries)) {
 		const at = source.entries[key];

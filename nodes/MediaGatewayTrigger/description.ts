@@ -126,7 +126,8 @@ export const properties: INodeTypeDescription['properties'] = [
 			{
 				name: 'None',
 				value: 'none',
-				description: 'Anyone who knows the URL can start the workflow with an image or music callback',
+				description:
+					'Anyone who knows the URL can start the workflow with an image or music callback',
 			},
 			{
 				name: QUERY_TOKEN_OPTION,
@@ -136,7 +137,8 @@ export const properties: INodeTypeDescription['properties'] = [
 			{
 				name: 'Secret Token in Header',
 				value: 'headerToken',
-				description: 'A proxy in front of n8n (or your own sender) adds a header carrying the secret',
+				description:
+					'A proxy in front of n8n (or your own sender) adds a header carrying the secret',
 			},
 		],
 		default: 'none',
@@ -151,8 +153,7 @@ export const properties: INodeTypeDescription['properties'] = [
 		default: '',
 		required: true,
 		displayOptions: { show: { authentication: ['queryToken', 'headerToken'] } },
-		description:
-			`A long random value. For "${QUERY_TOKEN_OPTION}", append it to the Production URL: https://…/webhook/…/webhook?token=THIS_VALUE.`,
+		description: `A long random value. For "${QUERY_TOKEN_OPTION}", append it to the Production URL: https://…/webhook/…/webhook?token=THIS_VALUE.`,
 	},
 	{
 		displayName: LABEL.queryParameterName,

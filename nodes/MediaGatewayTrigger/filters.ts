@@ -19,6 +19,7 @@ export function filterOut(ctx: IWebhookFunctions, item: CallbackItem): string | 
 		.split(',')
 		.map((id) => id.trim())
 		.filter((id) => id !== '');
-	if (taskIds.length > 0 && !taskIds.includes(item.taskId.trim())) return `task id is not in the ${LABEL.taskIds}`;
+	if (taskIds.length > 0 && !taskIds.includes(item.taskId.trim()))
+		return `task id is not in the ${LABEL.taskIds}`;
 	return undefined;
 }

@@ -21,7 +21,10 @@ export const webhookMethods = {
 		async create(this: IHookFunctions): Promise<boolean> {
 			const url = this.getNodeWebhookUrl('default');
 			if (!url) {
-				throw new NodeOperationError(this.getNode(), 'n8n gave this node no webhook URL to listen on');
+				throw new NodeOperationError(
+					this.getNode(),
+					'n8n gave this node no webhook URL to listen on',
+				);
 			}
 			const authentication = assertSecretConfigured(this);
 			const data = this.getWorkflowStaticData('node');

@@ -31,7 +31,9 @@ export async function receiveCallback(this: IWebhookFunctions): Promise<IWebhook
 	if (unauthenticated) return refuse(401, unauthenticated);
 
 	// Callbacks are JSON; n8n would turn a form-encoded body into fields that pass as one.
-	if (!isJsonContentType(headerValue(this.getHeaderData() as Record<string, unknown>, 'content-type'))) {
+	if (
+		!isJsonContentType(headerValue(this.getHeaderData() as Record<string, unknown>, 'content-type'))
+	) {
 		return refuse(415, 'unsupported content type: callbacks are sent as application/json');
 	}
 
@@ -50,18 +52,25 @@ export async function receiveCallback(this: IWebhookFunctions): Promise<IWebhook
 	const start = async (): Promise<{ item: TriggerItem } | { refusal: IWebhookResponseData }> => {
 		if (!confirm) return { item: { ...callback, confirmed: false, video: null } };
 		const confirmation = await confirmVideoCallback(this, callback);
-		return confirmation.ok ? { item: confirmation.item } : { refusal: refuse(confirmation.code, confirmation.reason) };
+		return confirmation.ok
+			? { item: confirmation.item }
+			: { refusal: refuse(confirmation.code, confirmation.reason) };
 	};
 
 	if (!(this.getNodeParameter('ignoreDuplicates', true) as boolean)) {
 		const outcome = await start();
 		if ('refusal' in outcome) return outcome.refusal;
-		return { workflowData: [[{ json: outcome.item as unknown as IDataObject }]], webhookResponse: { ...RECEIVED } };
+		return {
+			workflowData: [[{ json: outcome.item as unknown as IDataObject }]],
+			webhookResponse: { ...RECEIVED },
+		};
 	}
 
 	const check = checkDuplicate(this, callback);
-	if (check.outcome === 'duplicate') return { webhookResponse: { ...RECEIVED, ignored: 'duplicate' } };
-	if (check.outcome === 'inFlight') return refuse(409, 'this callback is being processed already; retry later');
+	if (check.outcome === 'duplicate')
+		return { webhookResponse: { ...RECEIVED, ignored: 'duplicate' } };
+	if (check.outcome === 'inFlight')
+		return refuse(409, 'this callback is being processed already; retry later');
 	const { claim, remember } = check;
 	// Whatever happens next (confirmation refused, answered, failed to start, caller gone, even
 	// during the confirmation), the claim ends with the request.
@@ -84,5 +93,9 @@ export async function receiveCallback(this: IWebhookFunctions): Promise<IWebhook
 	// sends it again, and that retry (already free to claim the key) is the one to start it.
 	if (callerGone) return { noWebhookResponse: true };
 	// The execution exists when n8n reads the answer: from then on a repeat of this callback is a duplicate.
-	return answerOnceStarted([[{ json: outcome.item as unknown as IDataObject }]], { ...RECEIVED }, remember);
+	return answerOnceStarted(
+		[[{ json: outcome.item as unknown as IDataObject }]],
+		{ ...RECEIVED },
+		remember,
+	);
 }

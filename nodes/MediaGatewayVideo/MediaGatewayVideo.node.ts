@@ -12,7 +12,8 @@ export class MediaGatewayVideo extends videoTaskNode(operations) implements INod
 		icon: { light: 'file:mediaGatewayVideo.svg', dark: 'file:mediaGatewayVideo.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{ $parameter["operation"] + ($parameter["model"] === "vidmodel-pro" ? " (pro)" : "") }}',
+		subtitle:
+			'={{ $parameter["operation"] + ($parameter["model"] === "vidmodel-pro" ? " (pro)" : "") }}',
 		description: 'Create videos from text or an image, standard or pro quality, and wait for them',
 		defaults: { name: 'Media Gateway Video' },
 		usableAsTool: true,

@@ -11,7 +11,12 @@ const { DEMO_CREDENTIAL_ID, DEMO_CREDENTIAL_NAME, runWorkflow, startStack } = re
 const WRONG_KEY = 'wrong-key-3f9c2a7e51d84b06';
 const WRONG_CREDENTIAL_ID = 'mediaGatewayWrongKey';
 const WRONG_KEY_WORKFLOW = 'e2eWrongKeyWf001';
-const OWNER = { email: 'owner@example.com', firstName: 'E2E', lastName: 'Owner', password: 'E2e-Owner-Password-1' };
+const OWNER = {
+	email: 'owner@example.com',
+	firstName: 'E2E',
+	lastName: 'Owner',
+	password: 'E2e-Owner-Password-1',
+};
 
 const wrongKeyWorkflow = {
 	id: WRONG_KEY_WORKFLOW,
@@ -19,7 +24,14 @@ const wrongKeyWorkflow = {
 	active: false,
 	settings: { executionOrder: 'v1' },
 	nodes: [
-		{ id: 'wk-start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+		{
+			id: 'wk-start',
+			name: 'Start',
+			type: 'n8n-nodes-base.manualTrigger',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		},
 		{
 			id: 'wk-image',
 			name: 'Generate image',
@@ -27,7 +39,9 @@ const wrongKeyWorkflow = {
 			typeVersion: 1,
 			position: [240, 0],
 			parameters: { operation: 'generate', prompt: 'A key that does not fit', options: {} },
-			credentials: { mediaGatewayApi: { id: WRONG_CREDENTIAL_ID, name: 'Media Gateway (wrong key)' } },
+			credentials: {
+				mediaGatewayApi: { id: WRONG_CREDENTIAL_ID, name: 'Media Gateway (wrong key)' },
+			},
 		},
 	],
 	connections: { Start: { main: [[{ node: 'Generate image', type: 'main', index: 0 }]] } },
@@ -83,7 +97,9 @@ describe('the Media Gateway API credential in a real n8n', () => {
 		expect(result.error.message).toBe(error.message);
 		// 401 is final: sent once, not retried.
 		const sent = stack.sim.requests.slice(before);
-		expect(sent.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /imgmodel/v1/imgmodel-v3/generate']);
+		expect(sent.map((r) => `${r.method} ${r.path}`)).toEqual([
+			'POST /imgmodel/v1/imgmodel-v3/generate',
+		]);
 		expect(sent[0].headers.authorization).toBe('Bearer ***');
 		expect(JSON.stringify(result.raw)).not.toContain(WRONG_KEY);
 	});
@@ -111,7 +127,12 @@ describe('the Media Gateway API credential in a real n8n', () => {
 			method: 'POST',
 			headers: { 'content-type': 'application/json', cookie },
 			body: JSON.stringify({
-				credentials: { id: DEMO_CREDENTIAL_ID, name: DEMO_CREDENTIAL_NAME, type: 'mediaGatewayApi', data },
+				credentials: {
+					id: DEMO_CREDENTIAL_ID,
+					name: DEMO_CREDENTIAL_NAME,
+					type: 'mediaGatewayApi',
+					data,
+				},
 			}),
 		});
 		timings.credentialTest = Date.now() - t0;
@@ -125,12 +146,17 @@ describe('the Media Gateway API credential in a real n8n', () => {
 		const { result } = await testCredential({ apiKey: stack.apiKey, baseUrl: stack.sim.url });
 		expect(result).toEqual({ status: 'OK', message: expect.any(String) });
 		const sent = stack.sim.requests.slice(before);
-		expect(sent.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v1/videos/n8n-credential-check']);
+		expect(sent.map((r) => `${r.method} ${r.path}`)).toEqual([
+			'GET /v1/videos/n8n-credential-check',
+		]);
 		expect(sent[0].headers.authorization).toBe('Bearer ***');
 	});
 
 	test('a wrong key tests as Error, says to check the API key, and never echoes the key', async () => {
-		const { text, result } = await testCredential({ apiKey: WRONG_KEY, baseUrl: `${stack.sim.url}/` });
+		const { text, result } = await testCredential({
+			apiKey: WRONG_KEY,
+			baseUrl: `${stack.sim.url}/`,
+		});
 		expect(result.status).toBe('Error');
 		expect(result.message).toBe('The gateway rejected the API key (HTTP 401). Check the API Key.');
 		expect(text).not.toContain(WRONG_KEY);

@@ -6,10 +6,22 @@
  * Run: npx jest -c jest.e2e.config.js --runInBand test/e2e/examples.test.js
  */
 const { PNG_SIGNATURE, pngFor, mp4Bytes } = require('../../dev/simulator');
-const { DEMO_CREDENTIAL_ID, DEMO_CREDENTIAL_NAME, loadExamples, runWorkflow, startStack } = require('./support');
+const {
+	DEMO_CREDENTIAL_ID,
+	DEMO_CREDENTIAL_NAME,
+	loadExamples,
+	runWorkflow,
+	startStack,
+} = require('./support');
 
 const PACKAGE_PREFIX = 'n8n-nodes-media-gateway.';
-const PUBLIC_NODE_TYPES = ['mediaGatewayImage', 'mediaGatewayVideo', 'mediaGatewayStoryboard', 'mediaGatewayCharacter', 'mediaGatewayTrigger'];
+const PUBLIC_NODE_TYPES = [
+	'mediaGatewayImage',
+	'mediaGatewayVideo',
+	'mediaGatewayStoryboard',
+	'mediaGatewayCharacter',
+	'mediaGatewayTrigger',
+];
 /** The examples this file runs; examples/ may hold more (the callback ones run inside `n8n start` elsewhere). */
 const MANUAL_EXAMPLES = [
 	'image-generate-download',
@@ -28,43 +40,50 @@ describe('examples/*.json are importable workflows', () => {
 		expect(Object.keys(examples)).toEqual(expect.arrayContaining(MANUAL_EXAMPLES));
 	});
 
-	test.each(Object.keys(examples))('%s: ids, names, connections, credential and a sticky note', (name) => {
-		const workflow = examples[name];
-		expect(workflow.id).toMatch(/^[A-Za-z0-9]{8,36}$/);
-		expect(workflow.name).toMatch(/^Media Gateway: /);
-		expect(workflow.active).toBe(false);
-		const names = workflow.nodes.map((n) => n.name);
-		expect(new Set(names).size).toBe(names.length);
-		expect(new Set(workflow.nodes.map((n) => n.id)).size).toBe(names.length);
-		for (const [from, outputs] of Object.entries(workflow.connections)) {
-			expect(names).toContain(from);
-			for (const target of outputs.main.flat()) expect(names).toContain(target.node);
-		}
-		const note = workflow.nodes.find((n) => n.type === 'n8n-nodes-base.stickyNote');
-		expect(note?.parameters.content).toMatch(/^## \S/);
-		for (const node of workflow.nodes.filter((n) => n.type.startsWith(PACKAGE_PREFIX))) {
-			expect(PUBLIC_NODE_TYPES).toContain(node.type.slice(PACKAGE_PREFIX.length));
-			expect(node.typeVersion).toBe(1);
-			if (node.type !== `${PACKAGE_PREFIX}mediaGatewayTrigger`) {
-				expect(node.credentials).toEqual({ mediaGatewayApi: { id: DEMO_CREDENTIAL_ID, name: DEMO_CREDENTIAL_NAME } });
+	test.each(Object.keys(examples))(
+		'%s: ids, names, connections, credential and a sticky note',
+		(name) => {
+			const workflow = examples[name];
+			expect(workflow.id).toMatch(/^[A-Za-z0-9]{8,36}$/);
+			expect(workflow.name).toMatch(/^Media Gateway: /);
+			expect(workflow.active).toBe(false);
+			const names = workflow.nodes.map((n) => n.name);
+			expect(new Set(names).size).toBe(names.length);
+			expect(new Set(workflow.nodes.map((n) => n.id)).size).toBe(names.length);
+			for (const [from, outputs] of Object.entries(workflow.connections)) {
+				expect(names).toContain(from);
+				for (const target of outputs.main.flat()) expect(names).toContain(target.node);
 			}
-		}
-		if (MANUAL_EXAMPLES.includes(name)) {
-			const start = workflow.nodes.find((n) => n.name === MANUAL_TRIGGER);
-			expect(start.type).toBe('n8n-nodes-base.manualTrigger');
-			// Every other non-note node is reachable from the Manual Trigger.
-			const reached = new Set([MANUAL_TRIGGER]);
-			const queue = [MANUAL_TRIGGER];
-			while (queue.length > 0) {
-				for (const { node } of workflow.connections[queue.shift()]?.main.flat() ?? []) {
-					if (!reached.has(node)) queue.push(node);
-					reached.add(node);
+			const note = workflow.nodes.find((n) => n.type === 'n8n-nodes-base.stickyNote');
+			expect(note?.parameters.content).toMatch(/^## \S/);
+			for (const node of workflow.nodes.filter((n) => n.type.startsWith(PACKAGE_PREFIX))) {
+				expect(PUBLIC_NODE_TYPES).toContain(node.type.slice(PACKAGE_PREFIX.length));
+				expect(node.typeVersion).toBe(1);
+				if (node.type !== `${PACKAGE_PREFIX}mediaGatewayTrigger`) {
+					expect(node.credentials).toEqual({
+						mediaGatewayApi: { id: DEMO_CREDENTIAL_ID, name: DEMO_CREDENTIAL_NAME },
+					});
 				}
 			}
-			const runnable = workflow.nodes.filter((n) => n.type !== 'n8n-nodes-base.stickyNote').map((n) => n.name);
-			expect([...reached].sort()).toEqual(runnable.sort());
-		}
-	});
+			if (MANUAL_EXAMPLES.includes(name)) {
+				const start = workflow.nodes.find((n) => n.name === MANUAL_TRIGGER);
+				expect(start.type).toBe('n8n-nodes-base.manualTrigger');
+				// Every other non-note node is reachable from the Manual Trigger.
+				const reached = new Set([MANUAL_TRIGGER]);
+				const queue = [MANUAL_TRIGGER];
+				while (queue.length > 0) {
+					for (const { node } of workflow.connections[queue.shift()]?.main.flat() ?? []) {
+						if (!reached.has(node)) queue.push(node);
+						reached.add(node);
+					}
+				}
+				const runnable = workflow.nodes
+					.filter((n) => n.type !== 'n8n-nodes-base.stickyNote')
+					.map((n) => n.name);
+				expect([...reached].sort()).toEqual(runnable.sort());
+			}
+		},
+	);
 });
 
 describe('the examples run in a real n8n against the simulator', () => {
@@ -120,7 +139,11 @@ describe('the examples run in a real n8n against the simulator', () => {
 		expect(Number.isInteger(json.seed)).toBe(true);
 		expect(json.url).toBe(`${stack.sim.url}/files/images/${json.seed}.png`);
 		expect(json.createdAt).toBe(new Date(json.created * 1000).toISOString());
-		expect(item.binary[field]).toMatchObject({ mimeType: 'image/png', fileName: `${json.seed}.png`, fileExtension: 'png' });
+		expect(item.binary[field]).toMatchObject({
+			mimeType: 'image/png',
+			fileName: `${json.seed}.png`,
+			fileExtension: 'png',
+		});
 		const bytes = await stack.host.readBinary(item.binary[field]);
 		expect(bytes.subarray(0, 8)).toEqual(PNG_SIGNATURE);
 		expect(bytes.equals(pngFor(String(json.seed)))).toBe(true);
@@ -137,7 +160,11 @@ describe('the examples run in a real n8n against the simulator', () => {
 			status: 'completed',
 			video: { url: `${stack.sim.url}/files/videos/${json.taskId}.mp4`, width: 1280, height: 720 },
 		});
-		expect(item.binary.data).toMatchObject({ mimeType: 'video/mp4', fileName: `${json.taskId}.mp4`, fileExtension: 'mp4' });
+		expect(item.binary.data).toMatchObject({
+			mimeType: 'video/mp4',
+			fileName: `${json.taskId}.mp4`,
+			fileExtension: 'mp4',
+		});
 		const bytes = await stack.host.readBinary(item.binary.data);
 		expect(bytes.toString('latin1', 4, 8)).toBe('ftyp');
 		expect(bytes.equals(mp4Bytes(4096))).toBe(true);
@@ -159,11 +186,19 @@ describe('the examples run in a real n8n against the simulator', () => {
 		const sent = posts(requests, '/imgmodel/v1/imgmodel-v3/generate');
 		// Items run concurrently, so arrival order is free; the output order above is not.
 		expect(sent.map((r) => r.body).sort((a, b) => a.prompt.localeCompare(b.prompt))).toEqual(
-			[...prompts].sort().map((prompt) => ({ prompt, aspect_ratio: 'ASPECT_1_1', model: 'V_3', rendering_speed: 'TURBO' })),
+			[...prompts].sort().map((prompt) => ({
+				prompt,
+				aspect_ratio: 'ASPECT_1_1',
+				model: 'V_3',
+				rendering_speed: 'TURBO',
+			})),
 		);
-		expect(requests.filter((r) => r.method === 'GET').map((r) => r.path).sort()).toEqual(
-			images.map((i) => `/files/images/${i.json.seed}.png`).sort(),
-		);
+		expect(
+			requests
+				.filter((r) => r.method === 'GET')
+				.map((r) => r.path)
+				.sort(),
+		).toEqual(images.map((i) => `/files/images/${i.json.seed}.png`).sort());
 	});
 
 	test('image-edit-from-binary: the generated PNG goes to Edit as a data URI, the edit comes back as a PNG', async () => {
@@ -176,12 +211,18 @@ describe('the examples run in a real n8n against the simulator', () => {
 		const edits = nodes['Edit image'].items;
 		expect(edits).toHaveLength(1);
 		expect(edits[0].pairedItem).toEqual({ item: 0 });
-		await expectImageItem(edits[0], { operation: 'edit', prompt: 'Paint the bicycle sky blue and add a wicker basket' });
+		await expectImageItem(edits[0], {
+			operation: 'edit',
+			prompt: 'Paint the bicycle sky blue and add a wicker basket',
+		});
 		expect(edits[0].json.seed).not.toBe(generated.json.seed);
 
 		const [edit] = posts(requests, '/imgmodel/v1/imgmodel-v3/edit');
 		// Exactly these fields: Mask Source "None" sends no mask, the empty Style no style_type.
-		expect(edit.body).toEqual({ prompt: 'Paint the bicycle sky blue and add a wicker basket', image: dataUri(original) });
+		expect(edit.body).toEqual({
+			prompt: 'Paint the bicycle sky blue and add a wicker basket',
+			image: dataUri(original),
+		});
 	});
 
 	test('video-pro-wait: a vidmodel-pro task, polled until done, the MP4 downloaded', async () => {
@@ -225,13 +266,16 @@ describe('the examples run in a real n8n against the simulator', () => {
 			image_url: dataUri(png),
 		});
 		expect(stack.sim.tasks.get(taskId).image_url).toBe(dataUri(png));
-		expect(posts(requests, '/imgmodel/v1/imgmodel-v3/generate')[0].body.aspect_ratio).toBe('ASPECT_16_9');
+		expect(posts(requests, '/imgmodel/v1/imgmodel-v3/generate')[0].body.aspect_ratio).toBe(
+			'ASPECT_16_9',
+		);
 	});
 
 	test('storyboard-three-scenes: the three scenes are sent in order and the video comes back', async () => {
 		const { nodes, requests } = await run('storyboard-three-scenes');
-		const scenes = stack.examples['storyboard-three-scenes'].nodes.find((n) => n.name === 'Create storyboard video')
-			.parameters.scenes.scene;
+		const scenes = stack.examples['storyboard-three-scenes'].nodes.find(
+			(n) => n.name === 'Create storyboard video',
+		).parameters.scenes.scene;
 		expect(scenes).toHaveLength(3);
 		const items = nodes['Create storyboard video'].items;
 		expect(items).toHaveLength(1);
@@ -259,7 +303,8 @@ describe('the examples run in a real n8n against the simulator', () => {
 		const [create] = posts(requests, '/vidmodel/v1/characters');
 		expect(create.body).toEqual({
 			name: 'Captain Mira',
-			description: 'A tall woman in her forties with short silver hair, a navy pea coat and a brass compass necklace',
+			description:
+				'A tall woman in her forties with short silver hair, a navy pea coat and a brass compass necklace',
 			reference_images: [portrait.json.url],
 		});
 		const items = nodes['Create character'].items;
@@ -279,7 +324,9 @@ describe('the examples run in a real n8n against the simulator', () => {
 		// The host redacts known secrets from what it captures and counts each time n8n printed one.
 		expect(stack.host.redactions).toBe(0);
 		expect(stack.host.logs()).not.toContain(stack.apiKey);
-		const [row] = await stack.host.query('SELECT data FROM credentials_entity WHERE id = ?', [DEMO_CREDENTIAL_ID]);
+		const [row] = await stack.host.query('SELECT data FROM credentials_entity WHERE id = ?', [
+			DEMO_CREDENTIAL_ID,
+		]);
 		expect(row.data).not.toContain(stack.apiKey);
 	});
 });

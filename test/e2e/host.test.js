@@ -10,7 +10,12 @@ const path = require('node:path');
 const { N8nHost } = require('../../dev/n8n-host/host');
 
 const API_KEY = 'hc-test-key-7f3a9c1e5b';
-const CREDENTIAL = { id: 'hostcheckCred01', name: 'Host Check account', type: 'hostCheckApi', data: { apiKey: API_KEY } };
+const CREDENTIAL = {
+	id: 'hostcheckCred01',
+	name: 'Host Check account',
+	type: 'hostCheckApi',
+	data: { apiKey: API_KEY },
+};
 const MANUAL_WF = 'hcManualWf00001';
 const FAILING_WF = 'hcFailingWf0001';
 const WEBHOOK_WF = 'hcWebhookWf0001';
@@ -126,7 +131,14 @@ function manualWorkflow(id, parameters) {
 		active: false,
 		settings: { executionOrder: 'v1' },
 		nodes: [
-			{ id: 'node-start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: 'node-start',
+				name: 'Start',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
 			hostCheckNode(parameters),
 		],
 		connections: { Start: { main: [[{ node: 'Host Check', type: 'main', index: 0 }]] } },
@@ -146,7 +158,13 @@ const webhookWorkflow = {
 			typeVersion: 2,
 			position: [0, 0],
 			webhookId: '5b7e2d0c-3f4a-4e7b-9c1d-2a6f8e0b4c11',
-			parameters: { httpMethod: 'POST', path: WEBHOOK_PATH, responseMode: 'lastNode', responseData: 'firstEntryJson', options: {} },
+			parameters: {
+				httpMethod: 'POST',
+				path: WEBHOOK_PATH,
+				responseMode: 'lastNode',
+				responseData: 'firstEntryJson',
+				options: {},
+			},
 		},
 		hostCheckNode({ greeting: 'from the webhook' }),
 	],
@@ -203,19 +221,33 @@ describe('N8nHost with a working community package', () => {
 
 	test('installs the package the way n8n’s community installer does', () => {
 		const dir = path.join(host.userFolder, '.n8n', 'nodes', 'node_modules', 'n8n-nodes-hostcheck');
-		expect(host.package).toEqual({ name: 'n8n-nodes-hostcheck', version: '0.0.1', dir, nodes: 1, credentials: 1 });
+		expect(host.package).toEqual({
+			name: 'n8n-nodes-hostcheck',
+			version: '0.0.1',
+			dir,
+			nodes: 1,
+			credentials: 1,
+		});
 		const installed = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
 		expect(installed.devDependencies).toBeUndefined();
 		expect(installed.peerDependencies).toBeUndefined();
 		expect(installed.n8n.nodes).toEqual(['dist/nodes/HostCheck/HostCheck.node.js']);
 		expect(fs.existsSync(path.join(dir, 'dist/nodes/HostCheck/HostCheck.node.js'))).toBe(true);
 		expect(fs.existsSync(path.join(dir, 'node_modules', 'left-pad'))).toBe(false);
-		const ledger = JSON.parse(fs.readFileSync(path.join(host.userFolder, '.n8n', 'nodes', 'package.json'), 'utf8'));
-		expect(ledger).toEqual({ name: 'installed-nodes', private: true, dependencies: { 'n8n-nodes-hostcheck': '0.0.1' } });
+		const ledger = JSON.parse(
+			fs.readFileSync(path.join(host.userFolder, '.n8n', 'nodes', 'package.json'), 'utf8'),
+		);
+		expect(ledger).toEqual({
+			name: 'installed-nodes',
+			private: true,
+			dependencies: { 'n8n-nodes-hostcheck': '0.0.1' },
+		});
 	});
 
 	test('stores the imported credential encrypted', async () => {
-		const [row] = await host.query('SELECT type, data FROM credentials_entity WHERE id = ?', [CREDENTIAL.id]);
+		const [row] = await host.query('SELECT type, data FROM credentials_entity WHERE id = ?', [
+			CREDENTIAL.id,
+		]);
 		expect(row.type).toBe('hostCheckApi');
 		expect(typeof row.data).toBe('string');
 		expect(row.data).not.toContain(API_KEY);
@@ -230,8 +262,15 @@ describe('N8nHost with a working community package', () => {
 		const [run] = result.data['Host Check'];
 		expect(run.error).toBeNull();
 		expect(run.items).toHaveLength(1);
-		expect(run.items[0].json).toEqual({ greeting: 'hi there', body: null, keySha256: N8nHost.sha256(API_KEY) });
-		expect(run.items[0].binary.greeting).toMatchObject({ fileName: 'greeting.txt', mimeType: 'text/plain' });
+		expect(run.items[0].json).toEqual({
+			greeting: 'hi there',
+			body: null,
+			keySha256: N8nHost.sha256(API_KEY),
+		});
+		expect(run.items[0].binary.greeting).toMatchObject({
+			fileName: 'greeting.txt',
+			mimeType: 'text/plain',
+		});
 		expect((await host.readBinary(run.items[0].binary.greeting)).toString()).toBe('hi there');
 	});
 
@@ -267,12 +306,21 @@ describe('N8nHost with a working community package', () => {
 			keySha256: N8nHost.sha256(API_KEY),
 		});
 
-		const executions = await host.waitForExecutions((list) => list.length > 0 && list.every((e) => e.finished), {
-			workflowId: WEBHOOK_WF,
-		});
+		const executions = await host.waitForExecutions(
+			(list) => list.length > 0 && list.every((e) => e.finished),
+			{
+				workflowId: WEBHOOK_WF,
+			},
+		);
 		expect(executions).toHaveLength(1);
 		const [execution] = executions;
-		expect(execution).toMatchObject({ workflowId: WEBHOOK_WF, mode: 'webhook', status: 'success', finished: true, waitTill: null });
+		expect(execution).toMatchObject({
+			workflowId: WEBHOOK_WF,
+			mode: 'webhook',
+			status: 'success',
+			finished: true,
+			waitTill: null,
+		});
 		expect(Date.parse(execution.stoppedAt)).toBeGreaterThanOrEqual(Date.parse(execution.startedAt));
 		expect(execution.runData.Webhook[0].items[0].json.body).toEqual({ order: 42 });
 		expect(execution.runData['Host Check'][0].items[0].json.greeting).toBe('from the webhook');
@@ -284,10 +332,16 @@ describe('N8nHost with a working community package', () => {
 			body: JSON.stringify({ order: 43 }),
 		});
 		expect(barrier.status).toBe(200);
-		const after = await host.waitForExecutions((list) => list.length > 1 && list.every((e) => e.finished), {
-			workflowId: WEBHOOK_WF,
-		});
-		expect(after.map((e) => e.runData.Webhook[0].items[0].json.body)).toEqual([{ order: 42 }, { order: 43 }]);
+		const after = await host.waitForExecutions(
+			(list) => list.length > 1 && list.every((e) => e.finished),
+			{
+				workflowId: WEBHOOK_WF,
+			},
+		);
+		expect(after.map((e) => e.runData.Webhook[0].items[0].json.body)).toEqual([
+			{ order: 42 },
+			{ order: 43 },
+		]);
 	});
 
 	test('n8n never printed the API key', () => {
@@ -312,7 +366,9 @@ describe('N8nHost with a package that n8n cannot load', () => {
 		const failure = host.start();
 		await expect(failure).rejects.toThrow(/package n8n-nodes-hostcheck failed to load/);
 		// n8n's own message hides the cause; the host's diagnosis names it.
-		await expect(failure).rejects.toThrow(/exports \[HostCheckRenamed\], n8n needs a class named HostCheck/);
+		await expect(failure).rejects.toThrow(
+			/exports \[HostCheckRenamed\], n8n needs a class named HostCheck/,
+		);
 		expect(host.running).toBe(false);
 	});
 });
@@ -321,13 +377,18 @@ describe('N8nHost.packPackage', () => {
 	test('refuses a package without dist/', async () => {
 		const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-host-nodist-'));
 		tmpRoots.push(dir);
-		fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'n8n-nodes-nodist', version: '1.0.0' }));
+		fs.writeFileSync(
+			path.join(dir, 'package.json'),
+			JSON.stringify({ name: 'n8n-nodes-nodist', version: '1.0.0' }),
+		);
 		await expect(N8nHost.packPackage(dir)).rejects.toThrow(/dist does not exist/);
 	});
 
 	test('refuses a tarball that lacks a listed dist file', async () => {
 		const dir = fixtureTarballDir({ name: 'n8n-nodes-missingfile' });
 		fs.rmSync(path.join(dir, 'dist/credentials'), { recursive: true });
-		await expect(N8nHost.packPackage(dir)).rejects.toThrow(/lacks files .*HostCheckApi\.credentials\.js/);
+		await expect(N8nHost.packPackage(dir)).rejects.toThrow(
+			/lacks files .*HostCheckApi\.credentials\.js/,
+		);
 	});
 });

@@ -33,11 +33,22 @@ const path = require('node:path');
 
 const { N8nHost } = require('../../dev/n8n-host/host');
 const { startSimulator } = require('../../dev/simulator');
-const { loadExamples, DEMO_CREDENTIAL_ID, DEMO_CREDENTIAL_NAME, EXAMPLES_DIR } = require('../../dev/examples');
+const {
+	loadExamples,
+	DEMO_CREDENTIAL_ID,
+	DEMO_CREDENTIAL_NAME,
+	EXAMPLES_DIR,
+} = require('../../dev/examples');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
-async function startStack({ simulator = {}, host: hostOptions = {}, credentials = [], workflows = [], publish = [] } = {}) {
+async function startStack({
+	simulator = {},
+	host: hostOptions = {},
+	credentials = [],
+	workflows = [],
+	publish = [],
+} = {}) {
 	const timings = {};
 	const apiKey = simulator.apiKey ?? `e2e-key-${crypto.randomBytes(12).toString('hex')}`;
 	let sim;

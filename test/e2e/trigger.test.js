@@ -42,12 +42,19 @@ function localizedTo(workflow, hostUrl) {
 const TOKEN = crypto.randomBytes(24).toString('base64url');
 const SECRET_PLACEHOLDER = 'YOUR_SECRET_TOKEN';
 const triggerWorkflow = example('callback-trigger.json');
-const triggerNode = triggerWorkflow.nodes.find((n) => n.type === 'n8n-nodes-media-gateway.mediaGatewayTrigger');
+const triggerNode = triggerWorkflow.nodes.find(
+	(n) => n.type === 'n8n-nodes-media-gateway.mediaGatewayTrigger',
+);
 const TRIGGER_WF = triggerWorkflow.id;
-const videoExample = JSON.parse(JSON.stringify(example('video-with-callback.json')).split(SECRET_PLACEHOLDER).join(TOKEN));
+const videoExample = JSON.parse(
+	JSON.stringify(example('video-with-callback.json')).split(SECRET_PLACEHOLDER).join(TOKEN),
+);
 const VIDEO_FAIL_WF = `${videoExample.id}Fail`;
 /** The control file of test/fixtures/start-failure-hook.js, which n8n loads as an external hook. */
-const START_FAILURES_FILE = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mg-start-failures-')), 'plan.json');
+const START_FAILURES_FILE = path.join(
+	fs.mkdtempSync(path.join(os.tmpdir(), 'mg-start-failures-')),
+	'plan.json',
+);
 /** Callbacks of this prefix only mark a point in time (see barrier()); tests leave them out of their counts. */
 const BARRIER = 'img-e2e-barrier-';
 
@@ -60,7 +67,11 @@ let tarballDir;
 const answerTimes = [];
 
 /** POSTs raw text (or JSON of a value) and measures the time to the full answer. */
-async function post(url, body, { label = 'callback', contentType = 'application/json', raw = false } = {}) {
+async function post(
+	url,
+	body,
+	{ label = 'callback', contentType = 'application/json', raw = false } = {},
+) {
 	const t0 = performance.now();
 	// A deadline per request, so a request that never gets its answer fails naming itself, not the test's
 	// timeout: the fuzz run hung past 180 s in some runs without one (cause not found yet, see README).
@@ -70,7 +81,9 @@ async function post(url, body, { label = 'callback', contentType = 'application/
 		body: raw ? body : JSON.stringify(body),
 		signal: AbortSignal.timeout(30_000),
 	}).catch((error) => {
-		throw new Error(`POST ${label} (${contentType}, ${String(body).length} chars) got no answer: ${error.message}`);
+		throw new Error(
+			`POST ${label} (${contentType}, ${String(body).length} chars) got no answer: ${error.message}`,
+		);
 	});
 	const text = await response.text();
 	const ms = performance.now() - t0;
@@ -85,7 +98,15 @@ async function post(url, body, { label = 'callback', contentType = 'application/
 }
 
 function musicCallbackBody(id) {
-	return { id, status: 'complete', output: { audio_url: `https://cdn.example.com/m/${id}.mp3`, title: 'Night Drive', duration: 184 } };
+	return {
+		id,
+		status: 'complete',
+		output: {
+			audio_url: `https://cdn.example.com/m/${id}.mp3`,
+			title: 'Night Drive',
+			duration: 184,
+		},
+	};
 }
 
 function urlWithToken(token = TOKEN) {
@@ -122,19 +143,29 @@ let barriers = 0;
 async function barrier() {
 	const id = `${BARRIER}${++barriers}`;
 	const answer = await post(urlWithToken(), imageCallback(id), { label: 'barrier' });
-	expect({ id, status: answer.status, body: answer.json }).toEqual({ id, status: 200, body: { received: true } });
-	await host.waitForExecutions((list) => executionsOf(list, id).some(settled) && list.every(settled), {
-		workflowId: TRIGGER_WF,
-		timeoutMs: 120000,
+	expect({ id, status: answer.status, body: answer.json }).toEqual({
+		id,
+		status: 200,
+		body: { received: true },
 	});
+	await host.waitForExecutions(
+		(list) => executionsOf(list, id).some(settled) && list.every(settled),
+		{
+			workflowId: TRIGGER_WF,
+			timeoutMs: 120000,
+		},
+	);
 }
 
 /** Waits until each task id has a finished execution and everything sent before has landed; returns them (no barriers). */
 async function waitForTaskExecutions(taskIds, { timeoutMs = 120000 } = {}) {
-	await host.waitForExecutions((list) => taskIds.every((id) => executionsOf(list, id).some(settled)), {
-		workflowId: TRIGGER_WF,
-		timeoutMs,
-	});
+	await host.waitForExecutions(
+		(list) => taskIds.every((id) => executionsOf(list, id).some(settled)),
+		{
+			workflowId: TRIGGER_WF,
+			timeoutMs,
+		},
+	);
 	await barrier();
 	return withoutBarriers(await triggerExecutions());
 }
@@ -148,7 +179,10 @@ async function expectNoNewExecutions(before) {
 
 /** Makes n8n fail to start the next `count` executions of the trigger workflow (test/fixtures/start-failure-hook.js). */
 function failNextStarts(count) {
-	fs.writeFileSync(START_FAILURES_FILE, JSON.stringify({ workflowId: TRIGGER_WF, remaining: count, failed: 0 }));
+	fs.writeFileSync(
+		START_FAILURES_FILE,
+		JSON.stringify({ workflowId: TRIGGER_WF, remaining: count, failed: 0 }),
+	);
 }
 
 function startFailures() {
@@ -166,7 +200,9 @@ async function finishedSimulatorTask(prompt) {
 	const { id } = await created.json();
 	const deadline = Date.now() + 60000;
 	for (;;) {
-		const task = await (await fetch(`${sim.url}/v1/videos/${id}`, { headers: { authorization: `Bearer ${API_KEY}` } })).json();
+		const task = await (
+			await fetch(`${sim.url}/v1/videos/${id}`, { headers: { authorization: `Bearer ${API_KEY}` } })
+		).json();
 		if (task.status !== 'processing') return task;
 		if (Date.now() > deadline) throw new Error(`simulator task ${id} did not finish within 60 s`);
 		await new Promise((resolve) => setTimeout(resolve, 100));
@@ -177,7 +213,11 @@ beforeAll(async () => {
 	sim = await startSimulator({ apiKey: API_KEY, port: 0, videoCompleteAfterMs: 2500 });
 	// Only its sendCallback is used: the gateway's retry schedule (10/30/60 s) and 5 s answer limit (docs/gateway-interface.md, Callbacks), unscaled, so a
 	// loaded machine cannot turn an answer that is merely slow into a timeout.
-	retrySim = await startSimulator({ apiKey: 'retry-sim-unused-key', port: 0, callbackTimeScale: 1 });
+	retrySim = await startSimulator({
+		apiKey: 'retry-sim-unused-key',
+		port: 0,
+		callbackTimeScale: 1,
+	});
 	const tarball = await N8nHost.packPackage(REPO);
 	tarballDir = path.dirname(tarball);
 	host = new N8nHost({
@@ -199,7 +239,12 @@ beforeAll(async () => {
 	videoFail.nodes.find((n) => n.name === 'Create video').parameters.prompt = 'A paper boat [fail]';
 	await host.installPackage();
 	await host.importCredentials([
-		{ id: 'mediaGatewayDemo', name: 'Media Gateway (demo)', type: 'mediaGatewayApi', data: { apiKey: API_KEY, baseUrl: sim.url } },
+		{
+			id: 'mediaGatewayDemo',
+			name: 'Media Gateway (demo)',
+			type: 'mediaGatewayApi',
+			data: { apiKey: API_KEY, baseUrl: sim.url },
+		},
 	]);
 	const trigger = localizedTo(triggerWorkflow, host.url);
 	trigger.nodes.find((n) => n.id === triggerNode.id).parameters.secretToken = TOKEN;
@@ -252,7 +297,11 @@ describe('Media Gateway Trigger in a real n8n', () => {
 			id: task.id,
 			status: 'succeed',
 			type: 'video',
-			output: { video_url: 'https://cdn.example.com/v/1.mp4', cover_url: 'https://cdn.example.com/v/1.png', duration: 5.5 },
+			output: {
+				video_url: 'https://cdn.example.com/v/1.mp4',
+				cover_url: 'https://cdn.example.com/v/1.png',
+				duration: 5.5,
+			},
 			created_at: 1763700000,
 			updated_at: 1763700042,
 		};
@@ -263,7 +312,8 @@ describe('Media Gateway Trigger in a real n8n', () => {
 		};
 		const before = await triggerExecutions();
 		const answers = [];
-		for (const body of [image, imageFailed, video, music]) answers.push(await post(urlWithToken(), body));
+		for (const body of [image, imageFailed, video, music])
+			answers.push(await post(urlWithToken(), body));
 		for (const answer of answers) {
 			expect(answer.status).toBe(200);
 			expect(answer.json).toEqual({ received: true });
@@ -278,7 +328,12 @@ describe('Media Gateway Trigger in a real n8n', () => {
 		for (const id of ids) {
 			const mine = executionsOf(list, id);
 			expect(mine).toHaveLength(1);
-			expect(mine[0]).toMatchObject({ workflowId: TRIGGER_WF, mode: 'webhook', status: 'success', finished: true });
+			expect(mine[0]).toMatchObject({
+				workflowId: TRIGGER_WF,
+				mode: 'webhook',
+				status: 'success',
+				finished: true,
+			});
 			byId[id] = mine[0];
 		}
 
@@ -354,7 +409,9 @@ describe('Media Gateway Trigger in a real n8n', () => {
 			[video.id, task.video.url],
 			[music.id, music.output.audio_url],
 		]) {
-			expect(byId[id].runData['On success'][0].items.map((i) => i.json)).toEqual([{ taskId: id, resultUrl }]);
+			expect(byId[id].runData['On success'][0].items.map((i) => i.json)).toEqual([
+				{ taskId: id, resultUrl },
+			]);
 			expect(byId[id].runData['On failure']).toBeUndefined();
 		}
 		expect(byId[imageFailed.id].runData['On failure'][0].items.map((i) => i.json)).toEqual([
@@ -366,9 +423,25 @@ describe('Media Gateway Trigger in a real n8n', () => {
 	test('progress callbacks are answered 200 and start nothing (Final Statuses Only)', async () => {
 		const before = await triggerExecutions();
 		const progress = [
-			imageCallback('img-e2e-progress', { status: 'IN_PROGRESS', progress: '40%', imageUrl: '', finishTime: 0 }),
-			imageCallback('img-e2e-queued', { status: 'NOT_START', progress: '0%', imageUrl: '', startTime: 0, finishTime: 0 }),
-			{ id: 'vid-e2e-processing', status: 'processing', type: 'video', output: { video_url: '', cover_url: '', duration: 0 } },
+			imageCallback('img-e2e-progress', {
+				status: 'IN_PROGRESS',
+				progress: '40%',
+				imageUrl: '',
+				finishTime: 0,
+			}),
+			imageCallback('img-e2e-queued', {
+				status: 'NOT_START',
+				progress: '0%',
+				imageUrl: '',
+				startTime: 0,
+				finishTime: 0,
+			}),
+			{
+				id: 'vid-e2e-processing',
+				status: 'processing',
+				type: 'video',
+				output: { video_url: '', cover_url: '', duration: 0 },
+			},
 		];
 		for (const body of progress) {
 			const answer = await post(urlWithToken(), body);
@@ -397,7 +470,8 @@ describe('Media Gateway Trigger in a real n8n', () => {
 			// The first answer is held until the gateway has given up waiting for it (its 5 s answer limit).
 			if (upstream.length === 1) await gatewayGone;
 			res.on('error', () => undefined);
-			if (!res.destroyed) res.writeHead(response.status, { 'content-type': 'application/json' }).end(text);
+			if (!res.destroyed)
+				res.writeHead(response.status, { 'content-type': 'application/json' }).end(text);
 		});
 		await new Promise((resolve) => relay.listen(0, '127.0.0.1', resolve));
 		const relayUrl = `http://127.0.0.1:${relay.address().port}${new URL(urlWithToken()).pathname}?token=${TOKEN}`;
@@ -454,43 +528,52 @@ describe('Media Gateway Trigger in a real n8n', () => {
 		expect(list).toHaveLength(withoutBarriers(before).length + 1);
 	});
 
-	onN8n2('at-least-once: when n8n fails to start the execution, the gateway gets an error, and its retry starts it once', async () => {
-		const before = await triggerExecutions();
-		const body = imageCallback('img-e2e-start-failed');
-		failNextStarts(1);
-		// The gateway's real schedule: the first attempt fails, the retry 10 s later is accepted.
-		const attempts = await retrySim.sendCallback(urlWithToken(), body);
-		expect(startFailures()).toMatchObject({ remaining: 0, failed: 1 });
-		// Both are HTTP answers, not 'timeout': each came within the gateway's 5 s, which retrySim enforces.
-		expect(attempts.map((a) => a.status)).toEqual([500, 200]);
+	onN8n2(
+		'at-least-once: when n8n fails to start the execution, the gateway gets an error, and its retry starts it once',
+		async () => {
+			const before = await triggerExecutions();
+			const body = imageCallback('img-e2e-start-failed');
+			failNextStarts(1);
+			// The gateway's real schedule: the first attempt fails, the retry 10 s later is accepted.
+			const attempts = await retrySim.sendCallback(urlWithToken(), body);
+			expect(startFailures()).toMatchObject({ remaining: 0, failed: 1 });
+			// Both are HTTP answers, not 'timeout': each came within the gateway's 5 s, which retrySim enforces.
+			expect(attempts.map((a) => a.status)).toEqual([500, 200]);
 
-		// Its next retry (had the 200 been lost) is a duplicate; nothing was suppressed before the start.
-		const again = await post(urlWithToken(), body);
-		expect(again).toMatchObject({ status: 200, json: { received: true, ignored: 'duplicate' } });
-		const list = await waitForTaskExecutions([body.id]);
-		expect(executionsOf(list, body.id)).toHaveLength(1);
-		expect(executionsOf(list, body.id)[0]).toMatchObject({ status: 'success', mode: 'webhook' });
-		expect(list).toHaveLength(withoutBarriers(before).length + 1);
-	});
+			// Its next retry (had the 200 been lost) is a duplicate; nothing was suppressed before the start.
+			const again = await post(urlWithToken(), body);
+			expect(again).toMatchObject({ status: 200, json: { received: true, ignored: 'duplicate' } });
+			const list = await waitForTaskExecutions([body.id]);
+			expect(executionsOf(list, body.id)).toHaveLength(1);
+			expect(executionsOf(list, body.id)[0]).toMatchObject({ status: 'success', mode: 'webhook' });
+			expect(list).toHaveLength(withoutBarriers(before).length + 1);
+		},
+	);
 
-	onN8n2('at-least-once: a start failure leaves nothing behind: no execution, no remembered key', async () => {
-		const storedKeys = async () => {
-			const [row] = await host.query('SELECT "staticData" FROM workflow_entity WHERE id = ?', [TRIGGER_WF]);
-			const data = typeof row.staticData === 'string' ? JSON.parse(row.staticData) : row.staticData;
-			return Object.keys(data?.['node:Media Gateway Trigger']?.dedupe?.entries ?? {});
-		};
-		const before = await triggerExecutions();
-		const keysBefore = await storedKeys();
-		failNextStarts(3);
-		const body = musicCallbackBody('mus-e2e-start-failed');
-		for (let i = 0; i < 3; i++) {
-			const answer = await post(urlWithToken(), body, { label: 'start failure' });
-			expect(answer.status).toBe(500);
-		}
-		expect(startFailures()).toMatchObject({ remaining: 0, failed: 3 });
-		expect(await storedKeys()).toEqual(keysBefore);
-		await expectNoNewExecutions(before);
-	});
+	onN8n2(
+		'at-least-once: a start failure leaves nothing behind: no execution, no remembered key',
+		async () => {
+			const storedKeys = async () => {
+				const [row] = await host.query('SELECT "staticData" FROM workflow_entity WHERE id = ?', [
+					TRIGGER_WF,
+				]);
+				const data =
+					typeof row.staticData === 'string' ? JSON.parse(row.staticData) : row.staticData;
+				return Object.keys(data?.['node:Media Gateway Trigger']?.dedupe?.entries ?? {});
+			};
+			const before = await triggerExecutions();
+			const keysBefore = await storedKeys();
+			failNextStarts(3);
+			const body = musicCallbackBody('mus-e2e-start-failed');
+			for (let i = 0; i < 3; i++) {
+				const answer = await post(urlWithToken(), body, { label: 'start failure' });
+				expect(answer.status).toBe(500);
+			}
+			expect(startFailures()).toMatchObject({ remaining: 0, failed: 3 });
+			expect(await storedKeys()).toEqual(keysBefore);
+			await expectNoNewExecutions(before);
+		},
+	);
 
 	test('an unconfirmed video callback starts nothing: unknown task 403, unfinished task 409, gateway down 503', async () => {
 		const before = await triggerExecutions();
@@ -502,13 +585,29 @@ describe('Media Gateway Trigger in a real n8n', () => {
 		// Kept unfinished for this test: the simulator would finish it 2.5 s after creation.
 		sim.tasks.get(running.id).completeAt = Date.now() + 3_600_000;
 		const cases = [
-			[videoCallback('vid-e2e-forged'), 403, 'callback not confirmed: the gateway has no such video task'],
-			[videoCallback(running.id), 409, 'callback not confirmed: the gateway reports the task as not finished'],
-			[videoCallback(running.id, 'failed'), 409, 'callback not confirmed: the gateway reports the task as not finished'],
+			[
+				videoCallback('vid-e2e-forged'),
+				403,
+				'callback not confirmed: the gateway has no such video task',
+			],
+			[
+				videoCallback(running.id),
+				409,
+				'callback not confirmed: the gateway reports the task as not finished',
+			],
+			[
+				videoCallback(running.id, 'failed'),
+				409,
+				'callback not confirmed: the gateway reports the task as not finished',
+			],
 		];
 		for (const [body, status, error] of cases) {
 			const answer = await post(urlWithToken(), body, { label: 'rejection' });
-			expect({ id: body.id, status: answer.status, body: answer.json }).toEqual({ id: body.id, status, body: { error } });
+			expect({ id: body.id, status: answer.status, body: answer.json }).toEqual({
+				id: body.id,
+				status,
+				body: { error },
+			});
 			expect(answer.ms).toBeLessThan(ANSWER_LIMIT_MS);
 		}
 		// A gateway that fails every attempt: 503, so the real gateway's retry comes back later.
@@ -517,14 +616,19 @@ describe('Media Gateway Trigger in a real n8n', () => {
 		const down = await post(urlWithToken(), videoCallback(finished.id), { label: 'rejection' });
 		// (the transport's own retries may use up the 3 s the confirmation has: either reason is a 503)
 		expect(down.status).toBe(503);
-		expect(down.json.error).toMatch(/^the gateway (could not be asked to confirm the callback|did not confirm the callback within 3 s); retry later$/);
+		expect(down.json.error).toMatch(
+			/^the gateway (could not be asked to confirm the callback|did not confirm the callback within 3 s); retry later$/,
+		);
 		expect(down.ms).toBeLessThan(ANSWER_LIMIT_MS);
 		await expectNoNewExecutions(before);
 		// The same callback once the gateway answers again: confirmed and started.
 		const later = await post(urlWithToken(), videoCallback(finished.id));
 		expect(later).toMatchObject({ status: 200, json: { received: true } });
 		const list = await waitForTaskExecutions([finished.id]);
-		expect(triggerItem(executionsOf(list, finished.id)[0])).toMatchObject({ confirmed: true, status: 'completed' });
+		expect(triggerItem(executionsOf(list, finished.id)[0])).toMatchObject({
+			confirmed: true,
+			status: 'completed',
+		});
 	});
 
 	test('a missing or wrong secret gets 401 and starts nothing', async () => {
@@ -540,7 +644,11 @@ describe('Media Gateway Trigger in a real n8n', () => {
 		];
 		for (const [url, error] of cases) {
 			const answer = await post(url, body, { label: 'rejection' });
-			expect({ url, status: answer.status, body: answer.json }).toEqual({ url, status: 401, body: { error } });
+			expect({ url, status: answer.status, body: answer.json }).toEqual({
+				url,
+				status: 401,
+				body: { error },
+			});
 		}
 		await expectNoNewExecutions(before);
 	});
@@ -556,22 +664,59 @@ describe('Media Gateway Trigger in a real n8n', () => {
 		const cases = [
 			['JSON string', '"SUCCESS"', /body must be a JSON object/],
 			['JSON number', '42', /body must be a JSON object/],
-			['JSON array', JSON.stringify([imageCallback('img-e2e-in-array')]), /body must be a JSON object/],
+			[
+				'JSON array',
+				JSON.stringify([imageCallback('img-e2e-in-array')]),
+				/body must be a JSON object/,
+			],
 			['JSON null', 'null', /body must be a JSON object/],
 			['empty body', '', /body must be a JSON object/],
-			['missing id', JSON.stringify({ ...imageCallback('x'), id: undefined }), /id: the task id is missing/],
+			[
+				'missing id',
+				JSON.stringify({ ...imageCallback('x'), id: undefined }),
+				/id: the task id is missing/,
+			],
 			['numeric id', JSON.stringify({ ...imageCallback('x'), id: 42 }), /^id: must be a string/],
-			['blank id', JSON.stringify({ ...imageCallback('x'), id: '   ' }), /^id: must be a non-empty string/],
-			['numeric status', JSON.stringify(imageCallback('img-e2e-status', { status: 7 })), /^status: must be a string/],
-			['string time', JSON.stringify(imageCallback('img-e2e-time', { submitTime: 'yesterday' })), /^submitTime: must be a number/],
-			['numeric progress', JSON.stringify(imageCallback('img-e2e-prog', { progress: 50 })), /^progress: must be a string/],
+			[
+				'blank id',
+				JSON.stringify({ ...imageCallback('x'), id: '   ' }),
+				/^id: must be a non-empty string/,
+			],
+			[
+				'numeric status',
+				JSON.stringify(imageCallback('img-e2e-status', { status: 7 })),
+				/^status: must be a string/,
+			],
+			[
+				'string time',
+				JSON.stringify(imageCallback('img-e2e-time', { submitTime: 'yesterday' })),
+				/^submitTime: must be a number/,
+			],
+			[
+				'numeric progress',
+				JSON.stringify(imageCallback('img-e2e-prog', { progress: 50 })),
+				/^progress: must be a string/,
+			],
 			[
 				'video duration text',
-				JSON.stringify({ id: 'vid-e2e-types', status: 'succeed', type: 'video', output: { video_url: 'u', duration: 'long' } }),
+				JSON.stringify({
+					id: 'vid-e2e-types',
+					status: 'succeed',
+					type: 'video',
+					output: { video_url: 'u', duration: 'long' },
+				}),
 				/^output\.duration: must be a number/,
 			],
-			['unknown shape', JSON.stringify({ id: 'x-e2e-shape', status: 'done', colour: 'blue' }), /unrecognised callback shape/],
-			['__proto__ key', `{"id":"img-e2e-proto","status":"SUCCESS","__proto__":{"polluted":true}}`, /forbidden key "__proto__"/],
+			[
+				'unknown shape',
+				JSON.stringify({ id: 'x-e2e-shape', status: 'done', colour: 'blue' }),
+				/unrecognised callback shape/,
+			],
+			[
+				'__proto__ key',
+				`{"id":"img-e2e-proto","status":"SUCCESS","__proto__":{"polluted":true}}`,
+				/forbidden key "__proto__"/,
+			],
 			[
 				'nested constructor key',
 				`{"id":"img-e2e-ctor","status":"SUCCESS","meta":{"a":[{"constructor":{"prototype":1}}]}}`,
@@ -579,32 +724,102 @@ describe('Media Gateway Trigger in a real n8n', () => {
 			],
 			['10000 levels deep', deep, /body is nested deeper than 32 levels/],
 			['5 MB of junk fields', junk, /more than 10000 values/],
-			['NUL in the id', JSON.stringify(imageCallback('img-e2e-\u0000nul')), /^id: must not contain control characters$/],
-			['line break in the status', JSON.stringify(imageCallback('img-e2e-lf', { status: 'SUCCESS\r\nX: 1' })), /^status: must not contain control characters$/],
-			['escape in a URL', JSON.stringify(videoCallback('vid-e2e-esc', 'succeed', { output: { video_url: 'https://x/\u001b[2J' } })), /^output\.video_url: must not contain control characters$/],
-			['300-character id', JSON.stringify(imageCallback('i'.repeat(300))), /^id: is longer than 256 characters$/],
-			['1 MB URL', JSON.stringify(imageCallback('img-e2e-mb-url', { imageUrl: `https://cdn.example.com/${'a'.repeat(1 << 20)}` })), /^body has a text value longer than 20000 characters$/],
-			['1 MB unknown field', JSON.stringify({ ...imageCallback('img-e2e-mb-field'), note: 'n'.repeat(1 << 20) }), /^body has a text value longer than 20000 characters$/],
+			[
+				'NUL in the id',
+				JSON.stringify(imageCallback('img-e2e-\u0000nul')),
+				/^id: must not contain control characters$/,
+			],
+			[
+				'line break in the status',
+				JSON.stringify(imageCallback('img-e2e-lf', { status: 'SUCCESS\r\nX: 1' })),
+				/^status: must not contain control characters$/,
+			],
+			[
+				'escape in a URL',
+				JSON.stringify(
+					videoCallback('vid-e2e-esc', 'succeed', { output: { video_url: 'https://x/\u001b[2J' } }),
+				),
+				/^output\.video_url: must not contain control characters$/,
+			],
+			[
+				'300-character id',
+				JSON.stringify(imageCallback('i'.repeat(300))),
+				/^id: is longer than 256 characters$/,
+			],
+			[
+				'1 MB URL',
+				JSON.stringify(
+					imageCallback('img-e2e-mb-url', {
+						imageUrl: `https://cdn.example.com/${'a'.repeat(1 << 20)}`,
+					}),
+				),
+				/^body has a text value longer than 20000 characters$/,
+			],
+			[
+				'1 MB unknown field',
+				JSON.stringify({ ...imageCallback('img-e2e-mb-field'), note: 'n'.repeat(1 << 20) }),
+				/^body has a text value longer than 20000 characters$/,
+			],
 			// n8n parses these into fields that would pass as an image callback: refused by content type.
-			['form-encoded callback', 'id=img-e2e-form&status=SUCCESS&imageUrl=https%3A%2F%2Fx%2Fa.png', /^unsupported content type/, 'application/x-www-form-urlencoded', 415],
-			['text body', 'id=img-e2e-text&status=SUCCESS', /^unsupported content type/, 'text/plain', 415],
-			['JSON sent as text', JSON.stringify(imageCallback('img-e2e-json-as-text')), /^unsupported content type/, 'text/plain', 415],
-			['XML body', '<callback><id>img-e2e-xml</id><status>SUCCESS</status></callback>', /^unsupported content type/, 'application/xml', 415],
+			[
+				'form-encoded callback',
+				'id=img-e2e-form&status=SUCCESS&imageUrl=https%3A%2F%2Fx%2Fa.png',
+				/^unsupported content type/,
+				'application/x-www-form-urlencoded',
+				415,
+			],
+			[
+				'text body',
+				'id=img-e2e-text&status=SUCCESS',
+				/^unsupported content type/,
+				'text/plain',
+				415,
+			],
+			[
+				'JSON sent as text',
+				JSON.stringify(imageCallback('img-e2e-json-as-text')),
+				/^unsupported content type/,
+				'text/plain',
+				415,
+			],
+			[
+				'XML body',
+				'<callback><id>img-e2e-xml</id><status>SUCCESS</status></callback>',
+				/^unsupported content type/,
+				'application/xml',
+				415,
+			],
 		];
 		const seen = [];
 		for (const [name, body, , contentType] of cases) {
-			const answer = await post(urlWithToken(), body, { raw: true, label: 'rejection', contentType });
+			const answer = await post(urlWithToken(), body, {
+				raw: true,
+				label: 'rejection',
+				contentType,
+			});
 			seen.push({ name, status: answer.status, error: answer.json?.error, fast: answer.ms < 5000 });
 		}
 		// All compared at once, so one run shows every case that went wrong.
 		expect(seen).toEqual(
-			cases.map(([name, , reason, , status = 400]) => ({ name, status, error: expect.stringMatching(reason), fast: true })),
+			cases.map(([name, , reason, , status = 400]) => ({
+				name,
+				status,
+				error: expect.stringMatching(reason),
+				fast: true,
+			})),
 		);
 
 		// Text that is not JSON at all never reaches the node: n8n's body parser refuses it first.
-		for (const text of ['{"id":"img-e2e-broken","status":', '{id: unquoted}', '\u0000\u0001garbage']) {
+		for (const text of [
+			'{"id":"img-e2e-broken","status":',
+			'{id: unquoted}',
+			'\u0000\u0001garbage',
+		]) {
 			const answer = await post(urlWithToken(), text, { raw: true, label: 'rejection' });
-			expect({ text, ok: answer.status >= 200 && answer.status < 300 }).toEqual({ text, ok: false });
+			expect({ text, ok: answer.status >= 200 && answer.status < 300 }).toEqual({
+				text,
+				ok: false,
+			});
 			expect(answer.status).toBeGreaterThanOrEqual(400);
 		}
 		await expectNoNewExecutions(before);
@@ -612,30 +827,47 @@ describe('Media Gateway Trigger in a real n8n', () => {
 
 	// n8n 1.123 never writes the trigger's static data to its database (no key after seconds, no error
 	// logged), so only the in-process duplicate memory works there (README, compatibility).
-	onN8n2('an accepted callback is remembered in the database (static data), not only in this process', async () => {
-		const storedKeys = async () => {
-			const [row] = await host.query('SELECT "staticData" FROM workflow_entity WHERE id = ?', [TRIGGER_WF]);
-			const data = typeof row.staticData === 'string' ? JSON.parse(row.staticData) : row.staticData;
-			return Object.keys(data?.['node:Media Gateway Trigger']?.dedupe?.entries ?? {});
-		};
-		const before = await storedKeys();
-		const answer = await post(urlWithToken(), imageCallback('img-e2e-persisted'));
-		expect(answer.json).toEqual({ received: true });
-		// n8n saves static data before it sends the answer, and the trigger writes the key once the
-		// execution has started: the key is in the database as soon as the 200 is.
-		const after = await storedKeys();
-		expect(after.length).toBe(before.length + 1);
-		expect(after).toEqual(expect.arrayContaining(before));
-		await waitForTaskExecutions(['img-e2e-persisted']);
-	});
+	onN8n2(
+		'an accepted callback is remembered in the database (static data), not only in this process',
+		async () => {
+			const storedKeys = async () => {
+				const [row] = await host.query('SELECT "staticData" FROM workflow_entity WHERE id = ?', [
+					TRIGGER_WF,
+				]);
+				const data =
+					typeof row.staticData === 'string' ? JSON.parse(row.staticData) : row.staticData;
+				return Object.keys(data?.['node:Media Gateway Trigger']?.dedupe?.entries ?? {});
+			};
+			const before = await storedKeys();
+			const answer = await post(urlWithToken(), imageCallback('img-e2e-persisted'));
+			expect(answer.json).toEqual({ received: true });
+			// n8n saves static data before it sends the answer, and the trigger writes the key once the
+			// execution has started: the key is in the database as soon as the 200 is.
+			const after = await storedKeys();
+			expect(after.length).toBe(before.length + 1);
+			expect(after).toEqual(expect.arrayContaining(before));
+			await waitForTaskExecutions(['img-e2e-persisted']);
+		},
+	);
 
 	test('fuzz: a few hundred generated malformed bodies are all refused, and n8n keeps working', async () => {
 		const SEED = 20261121;
 		const random = prng(SEED);
 		const pick = (list) => list[Math.floor(random() * list.length)];
-		const word = () => random().toString(36).slice(2, 3 + Math.floor(random() * 10));
+		const word = () =>
+			random()
+				.toString(36)
+				.slice(2, 3 + Math.floor(random() * 10));
 		const junkValue = () =>
-			pick([() => Math.floor(random() * 1e6), () => -1, () => 1.5, () => true, () => [], () => ({}), () => word()])();
+			pick([
+				() => Math.floor(random() * 1e6),
+				() => -1,
+				() => 1.5,
+				() => true,
+				() => [],
+				() => ({}),
+				() => word(),
+			])();
 		const validBody = (i) =>
 			pick([
 				() => imageCallback(`fz-img-${i}`, { status: pick(['SUCCESS', 'FAILURE', 'IN_PROGRESS']) }),
@@ -643,11 +875,19 @@ describe('Media Gateway Trigger in a real n8n', () => {
 					id: `fz-vid-${i}`,
 					status: 'succeed',
 					type: 'video',
-					output: { video_url: 'https://cdn.example.com/v.mp4', cover_url: 'https://cdn.example.com/c.png', duration: 5 },
+					output: {
+						video_url: 'https://cdn.example.com/v.mp4',
+						cover_url: 'https://cdn.example.com/c.png',
+						duration: 5,
+					},
 					created_at: 1763700000,
 					updated_at: 1763700042,
 				}),
-				() => ({ id: `fz-mus-${i}`, status: 'complete', output: { audio_url: 'https://cdn.example.com/a.mp3', title: 't', duration: 3 } }),
+				() => ({
+					id: `fz-mus-${i}`,
+					status: 'complete',
+					output: { audio_url: 'https://cdn.example.com/a.mp3', title: 't', duration: 3 },
+				}),
 			])();
 		// Each mutation makes a valid callback invalid in one way the node must refuse with 400.
 		const mutations = [
@@ -662,11 +902,29 @@ describe('Media Gateway Trigger in a real n8n', () => {
 					? { ...b, created_at: pick(['now', -5, 1.25, {}, true]) }
 					: b.output
 						? { ...b, output: { ...b.output, duration: pick(['3', -1, {}, [], true]) } }
-						: { ...b, [pick(['submitTime', 'startTime', 'finishTime'])]: pick(['then', -1, 2.5, {}, [], true]) },
+						: {
+								...b,
+								[pick(['submitTime', 'startTime', 'finishTime'])]: pick([
+									'then',
+									-1,
+									2.5,
+									{},
+									[],
+									true,
+								]),
+							},
 			(b) =>
 				b.output
 					? { ...b, output: pick(['https://cdn.example.com/x', 5, true, [1]]) }
-					: { ...b, [pick(['imageUrl', 'progress', 'prompt', 'failReason', 'action'])]: pick([5, true, {}, [1]]) },
+					: {
+							...b,
+							[pick(['imageUrl', 'progress', 'prompt', 'failReason', 'action'])]: pick([
+								5,
+								true,
+								{},
+								[1],
+							]),
+						},
 			(b) => {
 				// a forbidden key somewhere down an extra field
 				let text = `{"${pick(['__proto__', 'constructor', 'prototype'])}":${JSON.stringify(junkValue())}}`;
@@ -676,18 +934,29 @@ describe('Media Gateway Trigger in a real n8n', () => {
 			},
 			(b) => {
 				let nested = '1';
-				for (let d = 0; d < 33 + Math.floor(random() * 200); d++) nested = random() < 0.5 ? `{"d":${nested}}` : `[${nested}]`;
+				for (let d = 0; d < 33 + Math.floor(random() * 200); d++)
+					nested = random() < 0.5 ? `{"d":${nested}}` : `[${nested}]`;
 				return { __raw: JSON.stringify(b).replace(/}$/, `,"nest":${nested}}`) };
 			},
 			(b) => ({ __raw: JSON.stringify(pick([[b], b.id, 7, true, [1, 2, 3]])) }),
-			() => ({ id: `fz-shape-${word()}`, status: pick(['done', 'ok', 'weird', '']), [word() || 'z']: junkValue() }),
+			() => ({
+				id: `fz-shape-${word()}`,
+				status: pick(['done', 'ok', 'weird', '']),
+				[word() || 'z']: junkValue(),
+			}),
 			// control characters where the gateway never puts them
 			(b) => {
 				const c = String.fromCharCode(pick([0, 1, 9, 10, 13, 27, 31, 127, 133, 159]));
 				const field = pick(['id', 'status', 'url']);
 				if (field === 'url') {
 					return b.output
-						? { ...b, output: { ...b.output, [b.type === 'video' ? 'video_url' : 'audio_url']: `https://cdn.example.com/${c}x` } }
+						? {
+								...b,
+								output: {
+									...b.output,
+									[b.type === 'video' ? 'video_url' : 'audio_url']: `https://cdn.example.com/${c}x`,
+								},
+							}
 						: { ...b, imageUrl: `https://cdn.example.com/${c}x` };
 				}
 				return { ...b, [field]: `${b[field]}${c}` };
@@ -698,7 +967,10 @@ describe('Media Gateway Trigger in a real n8n', () => {
 				return pick([
 					() => ({ ...b, id: long(256) }),
 					() => ({ ...b, status: long(64) }),
-					() => (b.output ? { ...b, output: { ...b.output, title: long(20000) } } : { ...b, imageUrl: `https://cdn.example.com/${long(8192)}` }),
+					() =>
+						b.output
+							? { ...b, output: { ...b.output, title: long(20000) } }
+							: { ...b, imageUrl: `https://cdn.example.com/${long(8192)}` },
 					() => ({ ...b, extra: { note: long(20000) } }),
 					() => ({ ...b, [long(256)]: 1 }),
 				])();
@@ -707,26 +979,46 @@ describe('Media Gateway Trigger in a real n8n', () => {
 		// No application/xml here: n8n 2.41's own XML body parser, which runs before any node code, left some of
 		// these generated bodies without an answer (seen with a 30 s deadline per request). The XML case in
 		// "malformed bodies" above still checks that an XML body starts nothing.
-		const NOT_JSON = ['application/x-www-form-urlencoded', 'text/plain', 'text/plain; charset=utf-8', 'application/octet-stream', 'text/html'];
+		const NOT_JSON = [
+			'application/x-www-form-urlencoded',
+			'text/plain',
+			'text/plain; charset=utf-8',
+			'application/octet-stream',
+			'text/html',
+		];
 		const cases = [];
 		for (let i = 0; i < 300; i++) {
 			const roll = random();
 			if (roll < 0.08) {
 				// not JSON at all: cut a valid body short, or bytes
 				const text = JSON.stringify(validBody(i));
-				cases.push({ kind: 'unparseable', raw: random() < 0.5 ? text.slice(0, Math.floor(random() * (text.length - 1))) || '{' : `{${word()}:` });
+				cases.push({
+					kind: 'unparseable',
+					raw:
+						random() < 0.5
+							? text.slice(0, Math.floor(random() * (text.length - 1))) || '{'
+							: `{${word()}:`,
+				});
 				continue;
 			}
 			if (roll < 0.16) {
 				// a valid callback, or its form-encoded fields, sent as something other than JSON
 				const body = validBody(i);
-				const raw = random() < 0.5 ? JSON.stringify(body) : new URLSearchParams({ id: body.id, status: body.status }).toString();
+				const raw =
+					random() < 0.5
+						? JSON.stringify(body)
+						: new URLSearchParams({ id: body.id, status: body.status }).toString();
 				cases.push({ kind: 'notJson', raw, contentType: pick(NOT_JSON) });
 				continue;
 			}
 			const mutated = pick(mutations)(validBody(i));
 			const raw = mutated.__raw ?? JSON.stringify(mutated);
-			if (roll < 0.28) cases.push({ kind: 'unauthorised', raw, token: pick([undefined, 'nope', `${TOKEN}1`, TOKEN.slice(1)]) });
+			if (roll < 0.28)
+				cases.push({
+					kind: 'unauthorised',
+					raw,
+					token: pick([undefined, 'nope', `${TOKEN}1`, TOKEN.slice(1)]),
+				});
 			else cases.push({ kind: 'malformed', raw });
 		}
 
@@ -739,9 +1031,19 @@ describe('Media Gateway Trigger in a real n8n', () => {
 			Array.from({ length: 6 }, async () => {
 				while (next < cases.length) {
 					const c = cases[next++];
-					const url = c.kind === 'unauthorised' ? (c.token === undefined ? productionUrl : urlWithToken(c.token)) : urlWithToken();
-					const answer = await post(url, c.raw, { raw: true, label: 'rejection', contentType: c.contentType });
-					statuses[`${c.kind} ${answer.status}`] = (statuses[`${c.kind} ${answer.status}`] ?? 0) + 1;
+					const url =
+						c.kind === 'unauthorised'
+							? c.token === undefined
+								? productionUrl
+								: urlWithToken(c.token)
+							: urlWithToken();
+					const answer = await post(url, c.raw, {
+						raw: true,
+						label: 'rejection',
+						contentType: c.contentType,
+					});
+					statuses[`${c.kind} ${answer.status}`] =
+						(statuses[`${c.kind} ${answer.status}`] ?? 0) + 1;
 					const ok =
 						c.kind === 'unauthorised'
 							? answer.status === 401
@@ -749,10 +1051,17 @@ describe('Media Gateway Trigger in a real n8n', () => {
 								? answer.status === 400 && typeof answer.json?.error === 'string'
 								: c.kind === 'notJson'
 									? // the node's 415, or n8n's own refusal when its XML parser chokes first
-										(answer.status === 415 && /^unsupported content type/.test(answer.json?.error)) ||
+										(answer.status === 415 &&
+											/^unsupported content type/.test(answer.json?.error)) ||
 										(answer.status === 422 && c.contentType === 'application/xml')
 									: answer.status >= 400;
-					if (!ok) failures.push({ ...c, raw: c.raw.slice(0, 300), status: answer.status, answer: answer.text.slice(0, 200) });
+					if (!ok)
+						failures.push({
+							...c,
+							raw: c.raw.slice(0, 300),
+							status: answer.status,
+							answer: answer.text.slice(0, 200),
+						});
 				}
 			}),
 		);
@@ -772,7 +1081,11 @@ describe('Media Gateway Trigger in a real n8n', () => {
 	async function renderAndAwaitTrigger(workflowId) {
 		const before = await triggerExecutions();
 		const result = await host.execute(workflowId);
-		expect({ exitCode: result.exitCode, status: result.status, error: result.error?.message ?? null }).toEqual({
+		expect({
+			exitCode: result.exitCode,
+			status: result.status,
+			error: result.error?.message ?? null,
+		}).toEqual({
 			exitCode: 0,
 			status: 'success',
 			error: null,
@@ -786,8 +1099,12 @@ describe('Media Gateway Trigger in a real n8n', () => {
 
 		const list = await waitForTaskExecutions([taskId]).catch((error) => {
 			const log = sim.callbackLog.filter((entry) => entry.payload.id === taskId);
-			const answers = log.map((e) => `${e.payload.status} #${e.attempt}: ${e.status} after ${e.elapsedMs} ms`);
-			throw new Error(`${error.message}\ngateway's callbacks for ${taskId}: ${answers.join('; ') || 'none'}`);
+			const answers = log.map(
+				(e) => `${e.payload.status} #${e.attempt}: ${e.status} after ${e.elapsedMs} ms`,
+			);
+			throw new Error(
+				`${error.message}\ngateway's callbacks for ${taskId}: ${answers.join('; ') || 'none'}`,
+			);
 		});
 		const mine = executionsOf(list, taskId);
 		expect(mine).toHaveLength(1);
@@ -799,7 +1116,9 @@ describe('Media Gateway Trigger in a real n8n', () => {
 			['processing', 1, 200],
 			[expect.stringMatching(/^(succeed|failed)$/), 1, 200],
 		]);
-		console.log(`callbacks for ${taskId}: ${log.map((e) => `${e.payload.status} answered in ${e.elapsedMs} ms`).join('; ')}`);
+		console.log(
+			`callbacks for ${taskId}: ${log.map((e) => `${e.payload.status} answered in ${e.elapsedMs} ms`).join('; ')}`,
+		);
 		return { taskId, execution: mine[0] };
 	}
 
@@ -819,7 +1138,9 @@ describe('Media Gateway Trigger in a real n8n', () => {
 			video,
 		});
 		expect(execution.status).toBe('success');
-		expect(execution.runData['On success'][0].items.map((i) => i.json)).toEqual([{ taskId, resultUrl: video.url }]);
+		expect(execution.runData['On success'][0].items.map((i) => i.json)).toEqual([
+			{ taskId, resultUrl: video.url },
+		]);
 		expect(execution.runData['On failure']).toBeUndefined();
 	});
 
@@ -835,7 +1156,9 @@ describe('Media Gateway Trigger in a real n8n', () => {
 			confirmed: true,
 		});
 		expect(execution.status).toBe('success');
-		expect(execution.runData['On failure'][0].items.map((i) => i.json)).toEqual([{ taskId, failReason: FAIL_MESSAGE }]);
+		expect(execution.runData['On failure'][0].items.map((i) => i.json)).toEqual([
+			{ taskId, failReason: FAIL_MESSAGE },
+		]);
 		expect(execution.runData['On success']).toBeUndefined();
 	});
 

@@ -25,7 +25,9 @@ const ROWS = 20;
 const RENDER_MS = 3000;
 const JITTER_MS = 5000;
 
-const example = JSON.parse(fs.readFileSync(path.join(REPO, 'examples', 'video-batch-wait-for-callback.json'), 'utf8'));
+const example = JSON.parse(
+	fs.readFileSync(path.join(REPO, 'examples', 'video-batch-wait-for-callback.json'), 'utf8'),
+);
 const VIDEO_NODE = 'Render videos';
 const DONE_NODE = 'All done';
 
@@ -55,7 +57,11 @@ const failWf = variant('Fail', continueOnFail);
 // Against a gateway whose videos take 10 minutes: the 3 s wait limit passes first.
 const slow = credential('mediaGatewaySlow', 'Media Gateway (slow)');
 const limitWf = variant('Limit', { ...slow, parameters: { callbackWaitLimitMinutes: 0.05 } });
-const limitCofWf = variant('LimitCof', { ...slow, ...continueOnFail, parameters: { callbackWaitLimitMinutes: 0.05 } });
+const limitCofWf = variant('LimitCof', {
+	...slow,
+	...continueOnFail,
+	parameters: { callbackWaitLimitMinutes: 0.05 },
+});
 
 const promptsFor = (label, n = ROWS) => Array.from({ length: n }, (_, i) => `${label} clip ${i}`);
 
@@ -69,7 +75,12 @@ let tools;
 const limitRuns = {};
 
 beforeAll(async () => {
-	sim = await startSimulator({ apiKey: API_KEY, port: 0, proCompleteAfterMs: RENDER_MS, videoCompleteJitterMs: JITTER_MS });
+	sim = await startSimulator({
+		apiKey: API_KEY,
+		port: 0,
+		proCompleteAfterMs: RENDER_MS,
+		videoCompleteJitterMs: JITTER_MS,
+	});
 	silentSim = await startSimulator({
 		apiKey: API_KEY,
 		port: 0,
@@ -77,29 +88,57 @@ beforeAll(async () => {
 		videoCompleteJitterMs: 3000,
 		sendCallbacks: false,
 	});
-	slowSim = await startSimulator({ apiKey: API_KEY, port: 0, videoCompleteAfterMs: 10 * 60_000, proCompleteAfterMs: 10 * 60_000 });
+	slowSim = await startSimulator({
+		apiKey: API_KEY,
+		port: 0,
+		videoCompleteAfterMs: 10 * 60_000,
+		proCompleteAfterMs: 10 * 60_000,
+	});
 	const tarball = await N8nHost.packPackage(REPO);
 	tarballDir = path.dirname(tarball);
 	host = new N8nHost({ tarball });
 	tools = waitTools(host, (p) => host.webhookUrl(p));
 	await host.installPackage();
 	await host.importCredentials([
-		{ id: 'mediaGatewayDemo', name: 'Media Gateway (demo)', type: 'mediaGatewayApi', data: { apiKey: API_KEY, baseUrl: sim.url } },
-		{ id: 'mediaGatewaySilent', name: 'Media Gateway (silent)', type: 'mediaGatewayApi', data: { apiKey: API_KEY, baseUrl: silentSim.url } },
-		{ id: 'mediaGatewaySlow', name: 'Media Gateway (slow)', type: 'mediaGatewayApi', data: { apiKey: API_KEY, baseUrl: slowSim.url } },
+		{
+			id: 'mediaGatewayDemo',
+			name: 'Media Gateway (demo)',
+			type: 'mediaGatewayApi',
+			data: { apiKey: API_KEY, baseUrl: sim.url },
+		},
+		{
+			id: 'mediaGatewaySilent',
+			name: 'Media Gateway (silent)',
+			type: 'mediaGatewayApi',
+			data: { apiKey: API_KEY, baseUrl: silentSim.url },
+		},
+		{
+			id: 'mediaGatewaySlow',
+			name: 'Media Gateway (slow)',
+			type: 'mediaGatewayApi',
+			data: { apiKey: API_KEY, baseUrl: slowSim.url },
+		},
 	]);
 	const workflows = [example, stormWf, failWf, limitWf, limitCofWf];
 	await host.importWorkflows(workflows);
 	await host.publish(workflows.map((w) => w.id));
 	await host.start();
-	for (const [name, wf] of [['plain', limitWf], ['cof', limitCofWf]]) {
+	for (const [name, wf] of [
+		['plain', limitWf],
+		['cof', limitCofWf],
+	]) {
 		limitRuns[name] = await tools.startRun(wf, { prompts: promptsFor(`limit ${name}`, 3) });
-		limitRuns[name].parked = await tools.waitForStatus(wf.id, limitRuns[name].executionId, ['waiting', 'success', 'error']);
+		limitRuns[name].parked = await tools.waitForStatus(wf.id, limitRuns[name].executionId, [
+			'waiting',
+			'success',
+			'error',
+		]);
 	}
 }, 300000);
 
 afterAll(async () => {
-	if (host && process.env.N8N_E2E_LOG_FILE) fs.writeFileSync(process.env.N8N_E2E_LOG_FILE, host.logs());
+	if (host && process.env.N8N_E2E_LOG_FILE)
+		fs.writeFileSync(process.env.N8N_E2E_LOG_FILE, host.logs());
 	if (host) await host.stop();
 	for (const s of [sim, silentSim, slowSim]) if (s) await s.close();
 	if (tarballDir) fs.rmSync(tarballDir, { recursive: true, force: true });
@@ -119,7 +158,11 @@ function tasksByRow(simulator, executionId, prompts) {
 
 async function parked(workflow, prompts) {
 	const run = await tools.startRun(workflow, { prompts });
-	const waiting = await tools.waitForStatus(workflow.id, run.executionId, ['waiting', 'success', 'error']);
+	const waiting = await tools.waitForStatus(workflow.id, run.executionId, [
+		'waiting',
+		'success',
+		'error',
+	]);
 	expect(waiting.execution.status).toBe('waiting');
 	return { ...run, waiting: waiting.execution };
 }
@@ -131,25 +174,39 @@ describe('Wait for Callback with 20 items in a real n8n', () => {
 		const tasks = tasksByRow(sim, executionId, prompts);
 		// Every task carries this execution's resume URL, n8n's signature intact.
 		expect(new Set(tasks.map((t) => t.notifyHook)).size).toBe(1);
-		expect(tasks[0].notifyHook).toMatch(new RegExp(`^${host.url}/webhook-waiting/${executionId}\\?signature=[0-9a-f]{64}$`));
-		expect(tasks.every((t) => t.model === 'vidmodel-pro')).toBe(true);
-		expect(waiting.runData[VIDEO_NODE][0].items.map((i) => [i.json.taskId, i.json.waitingForCallback, i.pairedItem])).toEqual(
-			tasks.map((t, item) => [t.id, true, { item }]),
+		expect(tasks[0].notifyHook).toMatch(
+			new RegExp(`^${host.url}/webhook-waiting/${executionId}\\?signature=[0-9a-f]{64}$`),
 		);
+		expect(tasks.every((t) => t.model === 'vidmodel-pro')).toBe(true);
+		expect(
+			waiting.runData[VIDEO_NODE][0].items.map((i) => [
+				i.json.taskId,
+				i.json.waitingForCallback,
+				i.pairedItem,
+			]),
+		).toEqual(tasks.map((t, item) => [t.id, true, { item }]));
 		expect(waiting.runData[DONE_NODE]).toBeUndefined();
 
 		// While the tasks render, the execution stays parked: look right after the first final callback was accepted.
 		const ids = new Set(tasks.map((t) => t.id));
 		const lastDoneAt = Math.max(...tasks.map((t) => t.completeAt));
-		while (!sim.callbackLog.some((e) => ids.has(e.payload.id) && e.payload.status === 'succeed' && e.status === 200)) {
+		while (
+			!sim.callbackLog.some(
+				(e) => ids.has(e.payload.id) && e.payload.status === 'succeed' && e.status === 200,
+			)
+		) {
 			await sleep(100);
 		}
 		const midway = await tools.executionById(example.id, executionId);
 		const unfinished = tasks.filter((t) => t.status === 'processing').length;
-		console.log(`after the first accepted final callback: execution ${midway.status}, ${unfinished} of ${ROWS} tasks still rendering`);
+		console.log(
+			`after the first accepted final callback: execution ${midway.status}, ${unfinished} of ${ROWS} tasks still rendering`,
+		);
 		if (unfinished > 0) expect(midway.status).toBe('waiting');
 
-		const done = await tools.waitForStatus(example.id, executionId, ['success', 'error'], { timeoutMs: 120000 });
+		const done = await tools.waitForStatus(example.id, executionId, ['success', 'error'], {
+			timeoutMs: 120000,
+		});
 		const execution = done.execution;
 		expect(done.seen.indexOf('waiting')).toBeLessThan(done.seen.indexOf('success'));
 		expect(execution).toMatchObject({ status: 'success', finished: true, waitTill: null });
@@ -176,11 +233,18 @@ describe('Wait for Callback with 20 items in a real n8n', () => {
 		// The next node ran once, and `$('Prompt list').item` found each row through the pairing.
 		expect(execution.runData[DONE_NODE]).toHaveLength(1);
 		expect(execution.runData[DONE_NODE][0].items.map((i) => i.json)).toEqual(
-			tasks.map((t, row) => ({ row, prompt: prompts[row], taskId: t.id, state: 'succeeded', videoUrl: t.video.url })),
+			tasks.map((t, row) => ({
+				row,
+				prompt: prompts[row],
+				taskId: t.id,
+				state: 'succeeded',
+				videoUrl: t.video.url,
+			})),
 		);
 
 		// The gateway's view: final callbacks sent with its retry schedule, answered inside its 5 s.
-		const finalsOf = () => sim.callbackLog.filter((e) => ids.has(e.payload.id) && e.payload.status === 'succeed');
+		const finalsOf = () =>
+			sim.callbackLog.filter((e) => ids.has(e.payload.id) && e.payload.status === 'succeed');
 		while (new Set(finalsOf().map((e) => e.payload.id)).size < ROWS) await sleep(200);
 		const finals = finalsOf();
 		expect(finals.filter((e) => e.status === 200).length).toBeGreaterThanOrEqual(1);
@@ -188,7 +252,9 @@ describe('Wait for Callback with 20 items in a real n8n', () => {
 		// to reach the node on an overloaded machine (the gateway then retries, as it did here).
 		for (const entry of finals) expect([200, 409, 'timeout']).toContain(entry.status);
 		const answerMs = finals.map((e) => e.elapsedMs).sort((a, b) => a - b);
-		console.log(`final callbacks: ${finals.length} attempts, statuses ${JSON.stringify(finals.map((e) => e.status))}, answer ms p50 ${answerMs[Math.floor(answerMs.length / 2)]} max ${answerMs.at(-1)}`);
+		console.log(
+			`final callbacks: ${finals.length} attempts, statuses ${JSON.stringify(finals.map((e) => e.status))}, answer ms p50 ${answerMs[Math.floor(answerMs.length / 2)]} max ${answerMs.at(-1)}`,
+		);
 
 		// Late duplicates of every final callback: refused by n8n, nothing new runs.
 		const before = (await host.executions()).map((e) => e.id);
@@ -196,7 +262,9 @@ describe('Wait for Callback with 20 items in a real n8n', () => {
 		expect(late.map((a) => a.status)).toEqual(tasks.map(() => 409));
 		await sleep(1500);
 		expect((await host.executions()).map((e) => e.id)).toEqual(before);
-		expect((await tools.executionById(example.id, executionId)).runData[VIDEO_NODE]).toHaveLength(1);
+		expect((await tools.executionById(example.id, executionId)).runData[VIDEO_NODE]).toHaveLength(
+			1,
+		);
 	}, 180000);
 
 	test('foreign ids and forged finals are refused while it waits; a storm of final callbacks resumes it once, videos downloaded', async () => {
@@ -206,11 +274,19 @@ describe('Wait for Callback with 20 items in a real n8n', () => {
 		const hook = tasks[0].notifyHook;
 
 		const foreign = await postJson(hook, videoCallback('vid_not_in_this_batch', 'succeed'));
-		expect(foreign).toMatchObject({ status: 409, json: { error: 'Task vid_not_in_this_batch is not part of this execution' } });
+		expect(foreign).toMatchObject({
+			status: 409,
+			json: { error: 'Task vid_not_in_this_batch is not part of this execution' },
+		});
 		for (const status of ['succeed', 'FAILURE']) {
-			const forged = await postJson(hook, videoCallback(tasks[3].id, status, { failReason: 'forged' }));
+			const forged = await postJson(
+				hook,
+				videoCallback(tasks[3].id, status, { failReason: 'forged' }),
+			);
 			expect(forged.status).toBe(409);
-			expect(forged.json.error).toBe(`The gateway does not report task ${tasks[3].id} as finished; send the callback again when it is`);
+			expect(forged.json.error).toBe(
+				`The gateway does not report task ${tasks[3].id} as finished; send the callback again when it is`,
+			);
 		}
 		const progress = await postJson(hook, videoCallback(tasks[5].id, 'processing'));
 		expect(progress).toMatchObject({ status: 200, json: { received: true, waiting: true } });
@@ -224,11 +300,16 @@ describe('Wait for Callback with 20 items in a real n8n', () => {
 		const before = (await host.executions()).map((e) => e.id);
 		const storm = tasks.flatMap((t) => [1, 2, 3].map(() => silentSim.callbackFor(t.id)));
 		const answers = await Promise.all(storm.map((payload) => postJson(hook, payload)));
-		const counts = answers.reduce((acc, a) => ({ ...acc, [a.status]: (acc[a.status] ?? 0) + 1 }), {});
+		const counts = answers.reduce(
+			(acc, a) => ({ ...acc, [a.status]: (acc[a.status] ?? 0) + 1 }),
+			{},
+		);
 		console.log(`storm of ${answers.length} final callbacks answered: ${JSON.stringify(counts)}`);
 		for (const answer of answers) expect([200, 409]).toContain(answer.status);
 
-		const done = await tools.waitForStatus(stormWf.id, executionId, ['success', 'error'], { timeoutMs: 240000 });
+		const done = await tools.waitForStatus(stormWf.id, executionId, ['success', 'error'], {
+			timeoutMs: 240000,
+		});
 		expect(done.execution.status).toBe('success');
 		await sleep(1500);
 		const execution = await tools.executionById(stormWf.id, executionId);
@@ -236,8 +317,11 @@ describe('Wait for Callback with 20 items in a real n8n', () => {
 		expect(execution.runData[VIDEO_NODE]).toHaveLength(1);
 		expect(execution.runData[DONE_NODE]).toHaveLength(1);
 		const items = execution.runData[VIDEO_NODE][0].items;
-		expect(items.map((i) => [i.json.taskId, i.json.state, i.pairedItem])).toEqual(tasks.map((t, item) => [t.id, 'succeeded', { item }]));
-		for (const item of items) expect(item.binary.video).toMatchObject({ mimeType: 'video/mp4', fileExtension: 'mp4' });
+		expect(items.map((i) => [i.json.taskId, i.json.state, i.pairedItem])).toEqual(
+			tasks.map((t, item) => [t.id, 'succeeded', { item }]),
+		);
+		for (const item of items)
+			expect(item.binary.video).toMatchObject({ mimeType: 'video/mp4', fileExtension: 'mp4' });
 		const bytes = await host.readBinary(items[7].binary.video);
 		expect(bytes.subarray(4, 8).toString('latin1')).toBe('ftyp');
 		expect((await host.executions()).map((e) => e.id)).toEqual(before);
@@ -248,7 +332,9 @@ describe('Wait for Callback with 20 items in a real n8n', () => {
 		prompts[7] = `${prompts[7]} [fail]`;
 		const { executionId } = await parked(failWf, prompts);
 		const tasks = tasksByRow(sim, executionId, prompts);
-		const done = await tools.waitForStatus(failWf.id, executionId, ['success', 'error'], { timeoutMs: 120000 });
+		const done = await tools.waitForStatus(failWf.id, executionId, ['success', 'error'], {
+			timeoutMs: 120000,
+		});
 		expect(done.execution.status).toBe('success');
 		const items = done.execution.runData[VIDEO_NODE][0].items;
 		expect(items).toHaveLength(ROWS);
@@ -268,10 +354,19 @@ describe('Wait for Callback with 20 items in a real n8n', () => {
 	test('the wait limit: an error naming every unfinished task, or (Continue On Fail) one timed-out item per input', async () => {
 		// n8n's wait tracker looks for due executions once a minute, so the 3 s limit fires up to ~70 s late.
 		const remaining = (run) => Math.max(10000, 270000 - (Date.now() - run.startedAt));
-		const plain = await tools.waitForStatus(limitWf.id, limitRuns.plain.executionId, ['success', 'error'], {
-			timeoutMs: remaining(limitRuns.plain),
-		});
-		const plainTasks = tasksByRow(slowSim, limitRuns.plain.executionId, promptsFor('limit plain', 3));
+		const plain = await tools.waitForStatus(
+			limitWf.id,
+			limitRuns.plain.executionId,
+			['success', 'error'],
+			{
+				timeoutMs: remaining(limitRuns.plain),
+			},
+		);
+		const plainTasks = tasksByRow(
+			slowSim,
+			limitRuns.plain.executionId,
+			promptsFor('limit plain', 3),
+		);
 		expect(limitRuns.plain.parked.execution.status).toBe('waiting');
 		expect(limitRuns.cof.parked.execution.status).toBe('waiting');
 		expect(plain.execution.status).toBe('error');
@@ -279,21 +374,32 @@ describe('Wait for Callback with 20 items in a real n8n', () => {
 		expect(plain.execution.data.resultData.error.message).toBe(
 			`3 of 3 video tasks did not report a final state within 3 s: ${ids.join(', ')}`,
 		);
-		expect(plain.execution.data.resultData.error.description).toContain(`Task ID ${ids.join(', ')}`);
+		expect(plain.execution.data.resultData.error.description).toContain(
+			`Task ID ${ids.join(', ')}`,
+		);
 		expect(plain.execution.runData[DONE_NODE]).toBeUndefined();
 
-		const cof = await tools.waitForStatus(limitCofWf.id, limitRuns.cof.executionId, ['success', 'error'], {
-			timeoutMs: remaining(limitRuns.cof),
-		});
+		const cof = await tools.waitForStatus(
+			limitCofWf.id,
+			limitRuns.cof.executionId,
+			['success', 'error'],
+			{
+				timeoutMs: remaining(limitRuns.cof),
+			},
+		);
 		const cofTasks = tasksByRow(slowSim, limitRuns.cof.executionId, promptsFor('limit cof', 3));
 		expect(cof.execution.status).toBe('success');
 		const items = cof.execution.runData[VIDEO_NODE].at(-1).items;
 		expect(items.map((i) => [i.json.taskId, i.json.timedOut, i.pairedItem])).toEqual(
 			cofTasks.map((t, item) => [t.id, true, { item }]),
 		);
-		expect(items[0].json.error).toBe(`Task ${cofTasks[0].id} did not report a final state within 3 s`);
+		expect(items[0].json.error).toBe(
+			`Task ${cofTasks[0].id} did not report a final state within 3 s`,
+		);
 		expect(items[0].json.description).toContain('"Get Task" or "Wait for Task"');
-		expect(cof.execution.runData[DONE_NODE][0].items.map((i) => i.json.taskId)).toEqual(cofTasks.map((t) => t.id));
+		expect(cof.execution.runData[DONE_NODE][0].items.map((i) => i.json.taskId)).toEqual(
+			cofTasks.map((t) => t.id),
+		);
 	}, 300000);
 
 	test('n8n never printed the API key', () => {

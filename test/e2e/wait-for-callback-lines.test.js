@@ -16,7 +16,9 @@ const { waitTools } = require('./wait-support');
 const REPO = path.resolve(__dirname, '..', '..');
 const API_KEY = 'lines-e2e-key-3b7d91c0a4';
 const LINE = process.env.N8N_HOST_LINE || '2.x';
-const example = JSON.parse(fs.readFileSync(path.join(REPO, 'examples', 'video-batch-wait-for-callback.json'), 'utf8'));
+const example = JSON.parse(
+	fs.readFileSync(path.join(REPO, 'examples', 'video-batch-wait-for-callback.json'), 'utf8'),
+);
 const VIDEO_NODE = 'Render videos';
 
 let host;
@@ -32,7 +34,12 @@ beforeAll(async () => {
 	tools = waitTools(host, (p) => host.webhookUrl(p));
 	await host.installPackage();
 	await host.importCredentials([
-		{ id: 'mediaGatewayDemo', name: 'Media Gateway (demo)', type: 'mediaGatewayApi', data: { apiKey: API_KEY, baseUrl: sim.url } },
+		{
+			id: 'mediaGatewayDemo',
+			name: 'Media Gateway (demo)',
+			type: 'mediaGatewayApi',
+			data: { apiKey: API_KEY, baseUrl: sim.url },
+		},
 	]);
 	await host.importWorkflows([example]);
 	await host.publish([example.id]);
@@ -48,13 +55,16 @@ afterAll(async () => {
 test(`Wait for Callback with 3 items on n8n ${LINE}`, async () => {
 	const prompts = ['Line clip 0', 'Line clip 1', 'Line clip 2'];
 	const { executionId } = await tools.startRun(example, { prompts });
-	const done = await tools.waitForStatus(example.id, executionId, ['success', 'error'], { timeoutMs: 120000 });
+	const done = await tools.waitForStatus(example.id, executionId, ['success', 'error'], {
+		timeoutMs: 120000,
+	});
 	if (LINE === '1.x') {
 		// Refused before anything was created: no task, no wait.
 		expect(done.execution.status).toBe('error');
 		expect(done.seen).not.toContain('waiting');
 		// 1.x keeps the node's error on its run (resultData.error may be absent).
-		const error = done.execution.runData[VIDEO_NODE].at(-1).error ?? done.execution.data.resultData.error;
+		const error =
+			done.execution.runData[VIDEO_NODE].at(-1).error ?? done.execution.data.resultData.error;
 		expect(error.message).toBe('Completion "Wait for Callback" needs n8n 2.x');
 		expect(error.description).toContain('Nothing was sent to the gateway');
 		expect(sim.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
@@ -62,10 +72,12 @@ test(`Wait for Callback with 3 items on n8n ${LINE}`, async () => {
 	}
 	expect(done.seen).toContain('waiting');
 	expect(done.execution.status).toBe('success');
-	expect(done.execution.runData[VIDEO_NODE][0].items.map((i) => [i.json.state, i.pairedItem])).toEqual(
-		prompts.map((_, item) => ['succeeded', { item }]),
+	expect(
+		done.execution.runData[VIDEO_NODE][0].items.map((i) => [i.json.state, i.pairedItem]),
+	).toEqual(prompts.map((_, item) => ['succeeded', { item }]));
+	expect(sim.requests.filter((r) => r.method === 'POST' && r.path === '/v1/videos')).toHaveLength(
+		3,
 	);
-	expect(sim.requests.filter((r) => r.method === 'POST' && r.path === '/v1/videos')).toHaveLength(3);
 }, 180000);
 
 test('n8n never printed the API key', () => {

@@ -20,10 +20,14 @@ const FAIL_MESSAGE = 'Content policy violation (simulated)';
 /** Long enough to poke a waiting execution by hand before the simulator's final callback arrives. */
 const RENDER_MS = 10000;
 
-const example = JSON.parse(fs.readFileSync(path.join(REPO, 'examples', 'video-wait-for-callback.json'), 'utf8'));
+const example = JSON.parse(
+	fs.readFileSync(path.join(REPO, 'examples', 'video-wait-for-callback.json'), 'utf8'),
+);
 const WAIT_WF = example.id;
 const WEBHOOK_PATH = example.nodes.find((n) => n.type === 'n8n-nodes-base.webhook').parameters.path;
-const VIDEO_NODE = example.nodes.find((n) => n.type === 'n8n-nodes-media-gateway.mediaGatewayVideo').name;
+const VIDEO_NODE = example.nodes.find(
+	(n) => n.type === 'n8n-nodes-media-gateway.mediaGatewayVideo',
+).name;
 const SET_NODE = 'After render';
 
 /** A copy of the example with its own id, Webhook path and webhookId, and changed Video parameters. */
@@ -71,7 +75,12 @@ const marker = {
 			typeVersion: 2,
 			position: [0, 0],
 			webhookId: '5e1d7c2a-9b4f-4c3e-8a6d-2f1b0c9d8e72',
-			parameters: { httpMethod: 'POST', path: 'wait-e2e-marker', responseMode: 'onReceived', options: {} },
+			parameters: {
+				httpMethod: 'POST',
+				path: 'wait-e2e-marker',
+				responseMode: 'onReceived',
+				options: {},
+			},
 		},
 	],
 };
@@ -80,7 +89,8 @@ const marker = {
 async function until(check, what, timeoutMs = 60000) {
 	const deadline = Date.now() + timeoutMs;
 	while (!check()) {
-		if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms for ${what}; it did not happen`);
+		if (Date.now() > deadline)
+			throw new Error(`waited ${timeoutMs} ms for ${what}; it did not happen`);
 		await new Promise((resolve) => setTimeout(resolve, 20));
 	}
 }
@@ -135,7 +145,12 @@ function videoCallback(taskId, status, extra = {}) {
 }
 
 beforeAll(async () => {
-	sim = await startSimulator({ apiKey: API_KEY, port: 0, videoCompleteAfterMs: RENDER_MS, callbackTimeScale: 1 });
+	sim = await startSimulator({
+		apiKey: API_KEY,
+		port: 0,
+		videoCompleteAfterMs: RENDER_MS,
+		callbackTimeScale: 1,
+	});
 	slowSim = await startSimulator({ apiKey: API_KEY, port: 0, videoCompleteAfterMs: 10 * 60_000 });
 	const tarball = await N8nHost.packPackage(REPO);
 	tarballDir = path.dirname(tarball);
@@ -146,14 +161,28 @@ beforeAll(async () => {
 beforeAll(async () => {
 	await host.installPackage();
 	await host.importCredentials([
-		{ id: 'mediaGatewayDemo', name: 'Media Gateway (demo)', type: 'mediaGatewayApi', data: { apiKey: API_KEY, baseUrl: sim.url } },
-		{ id: 'mediaGatewaySlow', name: 'Media Gateway (slow)', type: 'mediaGatewayApi', data: { apiKey: API_KEY, baseUrl: slowSim.url } },
+		{
+			id: 'mediaGatewayDemo',
+			name: 'Media Gateway (demo)',
+			type: 'mediaGatewayApi',
+			data: { apiKey: API_KEY, baseUrl: sim.url },
+		},
+		{
+			id: 'mediaGatewaySlow',
+			name: 'Media Gateway (slow)',
+			type: 'mediaGatewayApi',
+			data: { apiKey: API_KEY, baseUrl: slowSim.url },
+		},
 	]);
 	await host.importWorkflows([example, downloadVariant, shortLimitVariant, marker]);
 	await host.publish([WAIT_WF, downloadVariant.id, shortLimitVariant.id, marker.id]);
 	await host.start();
 	shortRun = await startRun(shortLimitVariant, { prompt: 'A paper boat, wait limit e2e' });
-	shortRun.parked = await waitForStatus(shortLimitVariant.id, shortRun.executionId, ['waiting', 'success', 'error']);
+	shortRun.parked = await waitForStatus(shortLimitVariant.id, shortRun.executionId, [
+		'waiting',
+		'success',
+		'error',
+	]);
 }, 240000);
 
 afterAll(async () => {
@@ -173,8 +202,16 @@ describe('Video → Create with Completion "Wait for Callback" in a real n8n', (
 		expect(Date.parse(waiting.execution.waitTill) - Date.now()).toBeGreaterThan(55 * 60_000);
 		const task = taskOf(sim, executionId);
 		expect(task.notifyHook.startsWith(`${host.url}/webhook-waiting/`)).toBe(true);
-		expect(task.notifyHook).toMatch(new RegExp(`^${host.url}/webhook-waiting/${executionId}\\?signature=[0-9a-f]{64}$`));
-		expect(task).toMatchObject({ endpoint: '/v1/videos', model: 'vidmodel', prompt: 'A paper boat, e2e success', size: '1280x720', duration: 5 });
+		expect(task.notifyHook).toMatch(
+			new RegExp(`^${host.url}/webhook-waiting/${executionId}\\?signature=[0-9a-f]{64}$`),
+		);
+		expect(task).toMatchObject({
+			endpoint: '/v1/videos',
+			model: 'vidmodel',
+			prompt: 'A paper boat, e2e success',
+			size: '1280x720',
+			duration: 5,
+		});
 		expect(waiting.execution.runData[VIDEO_NODE][0].items[0].json).toMatchObject({
 			taskId: task.id,
 			status: 'processing',
@@ -183,11 +220,18 @@ describe('Video → Create with Completion "Wait for Callback" in a real n8n', (
 		});
 		expect(waiting.execution.runData[SET_NODE]).toBeUndefined();
 
-		const done = await waitForStatus(WAIT_WF, executionId, ['success', 'error'], { timeoutMs: RENDER_MS + 60000 });
+		const done = await waitForStatus(WAIT_WF, executionId, ['success', 'error'], {
+			timeoutMs: RENDER_MS + 60000,
+		});
 		expect(done.seen).toEqual(expect.arrayContaining(['waiting', 'success']));
 		expect(done.seen.indexOf('waiting')).toBeLessThan(done.seen.indexOf('success'));
 		const execution = done.execution;
-		expect(execution).toMatchObject({ status: 'success', finished: true, mode: 'webhook', waitTill: null });
+		expect(execution).toMatchObject({
+			status: 'success',
+			finished: true,
+			mode: 'webhook',
+			waitTill: null,
+		});
 		const [item] = execution.runData[VIDEO_NODE].at(-1).items;
 		expect(item.json).toMatchObject({
 			id: task.id,
@@ -203,7 +247,9 @@ describe('Video → Create with Completion "Wait for Callback" in a real n8n', (
 			{ taskId: task.id, state: 'succeeded', videoUrl: task.video.url },
 		]);
 		// The Webhook node's data survived the park and the resume.
-		expect(execution.runData.Webhook[0].items[0].json.body).toEqual({ prompt: 'A paper boat, e2e success' });
+		expect(execution.runData.Webhook[0].items[0].json.body).toEqual({
+			prompt: 'A paper boat, e2e success',
+		});
 
 		// The gateway's view: the final callback was answered 200 at its first attempt, so inside the 5 s
 		// (the simulator, at callbackTimeScale 1, logs an attempt not answered within 5 s as 'timeout').
@@ -242,7 +288,9 @@ describe('Video → Create with Completion "Wait for Callback" in a real n8n', (
 		for (const status of ['succeed', 'FAILURE', 'failed']) {
 			const forged = await postJson(
 				task.notifyHook,
-				videoCallback(task.id, status, { output: { video_url: 'https://forged.example.com/v.mp4', cover_url: '', duration: 5 } }),
+				videoCallback(task.id, status, {
+					output: { video_url: 'https://forged.example.com/v.mp4', cover_url: '', duration: 5 },
+				}),
 			);
 			expect(forged.status).toBe(409);
 			expect(forged.json).toEqual({
@@ -271,16 +319,26 @@ describe('Video → Create with Completion "Wait for Callback" in a real n8n', (
 		expect(malformed.json).toEqual({ error: expect.stringMatching(/^id: must be a string/) });
 
 		// None of that moved it: still waiting, with the node's parked output, and nothing else started.
-		expect(sim.requests.filter((r) => r.path === `/v1/videos/${task.id}`).length).toBeGreaterThanOrEqual(3);
+		expect(
+			sim.requests.filter((r) => r.path === `/v1/videos/${task.id}`).length,
+		).toBeGreaterThanOrEqual(3);
 		const still = await executionById(WAIT_WF, executionId);
 		expect(still.status).toBe('waiting');
-		expect(still.runData[VIDEO_NODE][0].items[0].json).toMatchObject({ taskId: task.id, waitingForCallback: true });
+		expect(still.runData[VIDEO_NODE][0].items[0].json).toMatchObject({
+			taskId: task.id,
+			waitingForCallback: true,
+		});
 		expect(Date.now()).toBeLessThan(task.completeAt); // all of it happened before the real callback
 
 		// The gateway's own final callback then finishes it.
-		const done = await waitForStatus(WAIT_WF, executionId, ['success', 'error'], { timeoutMs: RENDER_MS + 60000 });
+		const done = await waitForStatus(WAIT_WF, executionId, ['success', 'error'], {
+			timeoutMs: RENDER_MS + 60000,
+		});
 		expect(done.execution.status).toBe('success');
-		expect(done.execution.runData[VIDEO_NODE].at(-1).items[0].json).toMatchObject({ taskId: task.id, state: 'succeeded' });
+		expect(done.execution.runData[VIDEO_NODE].at(-1).items[0].json).toMatchObject({
+			taskId: task.id,
+			state: 'succeeded',
+		});
 		expect(done.execution.runData[SET_NODE][0].items[0].json).toEqual({
 			taskId: task.id,
 			state: 'succeeded',
@@ -296,12 +354,22 @@ describe('Video → Create with Completion "Wait for Callback" in a real n8n', (
 		const before = await executionIds();
 		// The moment the gateway finishes the task (its own callback goes out too), three more copies of
 		// the final callback, carrying a URL the gateway never reported: the gateway's record wins.
-		await until(() => task.status !== 'processing', `the simulator to finish task ${task.id}`, RENDER_MS + 60000);
+		await until(
+			() => task.status !== 'processing',
+			`the simulator to finish task ${task.id}`,
+			RENDER_MS + 60000,
+		);
 		const final = videoCallback(task.id, 'succeed', {
-			output: { video_url: 'https://forged.example.com/v/simultaneous.mp4', cover_url: '', duration: 5 },
+			output: {
+				video_url: 'https://forged.example.com/v/simultaneous.mp4',
+				cover_url: '',
+				duration: 5,
+			},
 		});
 		const answers = await Promise.all([1, 2, 3].map(() => postJson(task.notifyHook, final)));
-		console.log(`simultaneous final callbacks answered: ${JSON.stringify(answers.map((a) => [a.status, a.text.slice(0, 80)]))}`);
+		console.log(
+			`simultaneous final callbacks answered: ${JSON.stringify(answers.map((a) => [a.status, a.text.slice(0, 80)]))}`,
+		);
 		for (const answer of answers) expect([200, 409]).toContain(answer.status);
 
 		const done = await waitForStatus(WAIT_WF, executionId, ['success', 'error']);
@@ -318,7 +386,11 @@ describe('Video → Create with Completion "Wait for Callback" in a real n8n', (
 		expect(execution.runData[VIDEO_NODE]).toHaveLength(1);
 		expect(execution.runData[VIDEO_NODE][0].items).toEqual([
 			expect.objectContaining({
-				json: expect.objectContaining({ taskId: task.id, state: 'succeeded', video: expect.objectContaining({ url: task.video.url }) }),
+				json: expect.objectContaining({
+					taskId: task.id,
+					state: 'succeeded',
+					video: expect.objectContaining({ url: task.video.url }),
+				}),
 				pairedItem: { item: 0 },
 			}),
 		]);
@@ -335,7 +407,9 @@ describe('Video → Create with Completion "Wait for Callback" in a real n8n', (
 		expect(waiting.execution.status).toBe('waiting');
 		const task = taskOf(sim, executionId);
 
-		const done = await waitForStatus(WAIT_WF, executionId, ['success', 'error'], { timeoutMs: RENDER_MS + 60000 });
+		const done = await waitForStatus(WAIT_WF, executionId, ['success', 'error'], {
+			timeoutMs: RENDER_MS + 60000,
+		});
 		const execution = done.execution;
 		expect(execution.status).toBe('error');
 		const message = `The gateway reports task ${task.id} as failed: ${FAIL_MESSAGE}`;
@@ -344,22 +418,36 @@ describe('Video → Create with Completion "Wait for Callback" in a real n8n', (
 		expect(execution.runData[VIDEO_NODE].at(-1).error.message).toBe(message);
 		expect(execution.runData[SET_NODE]).toBeUndefined();
 		// Upstream data is kept (a throw inside webhook() would have wiped it).
-		expect(execution.runData.Webhook[0].items[0].json.body).toEqual({ prompt: 'A paper boat [fail]' });
+		expect(execution.runData.Webhook[0].items[0].json.body).toEqual({
+			prompt: 'A paper boat [fail]',
+		});
 		const finals = callbacksOf(sim, task.id).filter((e) => e.payload.status === 'failed');
 		expect(finals.map((e) => [e.attempt, e.status])).toEqual([[1, 200]]);
 		expect(finals[0].payload.message).toBe(FAIL_MESSAGE);
 	});
 
 	test('with Download on, the resumed node outputs the video as binary video/mp4', async () => {
-		const { executionId } = await startRun(downloadVariant, { prompt: 'A paper boat, e2e download' });
-		const waiting = await waitForStatus(downloadVariant.id, executionId, ['waiting', 'success', 'error']);
+		const { executionId } = await startRun(downloadVariant, {
+			prompt: 'A paper boat, e2e download',
+		});
+		const waiting = await waitForStatus(downloadVariant.id, executionId, [
+			'waiting',
+			'success',
+			'error',
+		]);
 		expect(waiting.execution.status).toBe('waiting');
 		const task = taskOf(sim, executionId);
 
-		const done = await waitForStatus(downloadVariant.id, executionId, ['success', 'error'], { timeoutMs: RENDER_MS + 60000 });
+		const done = await waitForStatus(downloadVariant.id, executionId, ['success', 'error'], {
+			timeoutMs: RENDER_MS + 60000,
+		});
 		expect(done.execution.status).toBe('success');
 		const [item] = done.execution.runData[VIDEO_NODE].at(-1).items;
-		expect(item.json).toMatchObject({ taskId: task.id, state: 'succeeded', video: { url: task.video.url } });
+		expect(item.json).toMatchObject({
+			taskId: task.id,
+			state: 'succeeded',
+			video: { url: task.video.url },
+		});
 		expect(item.binary.video).toMatchObject({ mimeType: 'video/mp4', fileExtension: 'mp4' });
 		const bytes = await host.readBinary(item.binary.video);
 		expect(bytes.length).toBe(4096);
@@ -375,9 +463,14 @@ describe('Video → Create with Completion "Wait for Callback" in a real n8n', (
 
 	test('the wait limit ends the execution with an error naming the task id', async () => {
 		// n8n's wait tracker looks for due executions once a minute, so the 3 s limit fires up to ~70 s late.
-		const done = await waitForStatus(shortLimitVariant.id, shortRun.executionId, ['success', 'error'], {
-			timeoutMs: Math.max(10000, 150000 - (Date.now() - shortRun.startedAt)),
-		});
+		const done = await waitForStatus(
+			shortLimitVariant.id,
+			shortRun.executionId,
+			['success', 'error'],
+			{
+				timeoutMs: Math.max(10000, 150000 - (Date.now() - shortRun.startedAt)),
+			},
+		);
 		const execution = done.execution;
 		// It was parked first, until 3 s after the node ran.
 		expect(shortRun.parked.execution.status).toBe('waiting');
@@ -394,7 +487,9 @@ describe('Video → Create with Completion "Wait for Callback" in a real n8n', (
 		expect(execution.runData[VIDEO_NODE].at(-1).error.message).toBe(message);
 		expect(execution.runData[SET_NODE]).toBeUndefined();
 		const endedAfterMs = Date.parse(execution.stoppedAt) - shortRun.startedAt;
-		console.log(`wait limit 3 s: the execution ended ${(endedAfterMs / 1000).toFixed(1)} s after it started`);
+		console.log(
+			`wait limit 3 s: the execution ended ${(endedAfterMs / 1000).toFixed(1)} s after it started`,
+		);
 		expect(endedAfterMs).toBeGreaterThanOrEqual(3000);
 	}, 180000);
 

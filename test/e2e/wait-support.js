@@ -21,8 +21,11 @@ function waitTools(records, webhookUrl) {
 
 	/** Starts the workflow through its Webhook node; returns the new execution's id. */
 	async function startRun(workflow, body) {
-		const before = new Set((await records.executions({ workflowId: workflow.id })).map((e) => e.id));
-		const webhookPath = workflow.nodes.find((n) => n.type === 'n8n-nodes-base.webhook').parameters.path;
+		const before = new Set(
+			(await records.executions({ workflowId: workflow.id })).map((e) => e.id),
+		);
+		const webhookPath = workflow.nodes.find((n) => n.type === 'n8n-nodes-base.webhook').parameters
+			.path;
 		const startedAt = Date.now();
 		const started = await postJson(webhookUrl(webhookPath), body);
 		if (started.status !== 200 || started.json?.message !== 'Workflow was started') {
@@ -49,7 +52,9 @@ function waitTools(records, webhookUrl) {
 			if (execution && seen[seen.length - 1] !== execution.status) seen.push(execution.status);
 			if (execution && statuses.includes(execution.status)) return { execution, seen };
 			if (Date.now() - t0 > timeoutMs) {
-				throw new Error(`execution ${executionId} not ${statuses.join('/')} after ${timeoutMs} ms; seen ${seen.join(' → ')}`);
+				throw new Error(
+					`execution ${executionId} not ${statuses.join('/')} after ${timeoutMs} ms; seen ${seen.join(' → ')}`,
+				);
 			}
 			await sleep(150);
 		}

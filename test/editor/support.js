@@ -26,7 +26,12 @@ const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const PACKAGE = 'n8n-nodes-media-gateway';
 const RESULTS_DIR = path.join(REPO_ROOT, '.cache', 'test-results', 'editor');
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const OWNER = { email: 'owner@example.com', firstName: 'Editor', lastName: 'Tester', password: 'Editor-Owner-Password-1' };
+const OWNER = {
+	email: 'owner@example.com',
+	firstName: 'Editor',
+	lastName: 'Tester',
+	password: 'Editor-Owner-Password-1',
+};
 const VIEWPORT = { width: 1440, height: 900 };
 
 // n8n marks its elements with data-test-id (Playwright's default is data-testid).
@@ -34,7 +39,9 @@ selectors.setTestIdAttribute('data-test-id');
 
 async function startEditorStack({ simulator = {} } = {}) {
 	if (!fs.existsSync(CHROMIUM)) {
-		throw new Error(`${CHROMIUM} is missing: run bash dev/n8n-host/install-browser.sh (npm test does)`);
+		throw new Error(
+			`${CHROMIUM} is missing: run bash dev/n8n-host/install-browser.sh (npm test does)`,
+		);
 	}
 	await fsp.rm(RESULTS_DIR, { recursive: true, force: true });
 	await fsp.mkdir(RESULTS_DIR, { recursive: true });
@@ -74,7 +81,8 @@ async function startEditorStack({ simulator = {} } = {}) {
 			headers: { 'content-type': 'application/json' },
 			body: JSON.stringify(OWNER),
 		});
-		if (setup.status !== 200) throw new Error(`owner setup answered ${setup.status}: ${await setup.text()}`);
+		if (setup.status !== 200)
+			throw new Error(`owner setup answered ${setup.status}: ${await setup.text()}`);
 
 		t0 = Date.now();
 		browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
@@ -100,9 +108,16 @@ async function startEditorStack({ simulator = {} } = {}) {
 
 		/** A REST call as the signed-in editor makes it (session cookie + browser-id header). */
 		const rest = async (method, urlPath, data) => {
-			const response = await page.request.fetch(urlPath, { method, data, headers: { 'browser-id': browserId } });
+			const response = await page.request.fetch(urlPath, {
+				method,
+				data,
+				headers: { 'browser-id': browserId },
+			});
 			const text = await response.text();
-			if (!response.ok()) throw new Error(`${method} ${urlPath} answered ${response.status()}: ${text.slice(0, 300)}`);
+			if (!response.ok())
+				throw new Error(
+					`${method} ${urlPath} answered ${response.status()}: ${text.slice(0, 300)}`,
+				);
 			return text ? JSON.parse(text).data : undefined;
 		};
 
@@ -114,7 +129,21 @@ async function startEditorStack({ simulator = {} } = {}) {
 			return file;
 		};
 
-		return { host, sim, apiKey, browser, context, page, rest, shot, assets, pageErrors, timings, stop, resultsDir: RESULTS_DIR };
+		return {
+			host,
+			sim,
+			apiKey,
+			browser,
+			context,
+			page,
+			rest,
+			shot,
+			assets,
+			pageErrors,
+			timings,
+			stop,
+			resultsDir: RESULTS_DIR,
+		};
 	} catch (error) {
 		await stop().catch(() => undefined);
 		throw error;
@@ -161,15 +190,29 @@ function visibleProperties(description, values) {
 	for (const property of description.properties) current[property.name] = property.default;
 	Object.assign(current, values);
 	const matches = (conditions) =>
-		Object.entries(conditions).every(([name, allowed]) => allowed.some((value) => value === current[name]));
+		Object.entries(conditions).every(([name, allowed]) =>
+			allowed.some((value) => value === current[name]),
+		);
 	const shown = (property) => {
 		const { show, hide } = property.displayOptions ?? {};
 		if (show && !matches(show)) return false;
-		if (hide && Object.entries(hide).some(([name, hidden]) => hidden.some((value) => value === current[name]))) return false;
+		if (
+			hide &&
+			Object.entries(hide).some(([name, hidden]) => hidden.some((value) => value === current[name]))
+		)
+			return false;
 		return true;
 	};
 	// A property is shown only when the ones its conditions name are shown too (n8n resolves that way).
 	return description.properties.filter(shown);
 }
 
-module.exports = { startEditorStack, shrinkPng, builtNode, visibleProperties, PACKAGE, RESULTS_DIR, REPO_ROOT };
+module.exports = {
+	startEditorStack,
+	shrinkPng,
+	builtNode,
+	visibleProperties,
+	PACKAGE,
+	RESULTS_DIR,
+	REPO_ROOT,
+};

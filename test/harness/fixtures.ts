@@ -138,7 +138,10 @@ export class HarnessFixture implements INodeType {
 			try {
 				if (operation === 'echo') {
 					const text = this.getNodeParameter('text', i) as string;
-					out.push({ json: { text, index: i, version: this.getNode().typeVersion }, pairedItem: { item: i } });
+					out.push({
+						json: { text, index: i, version: this.getNode().typeVersion },
+						pairedItem: { item: i },
+					});
 				} else if (operation === 'request') {
 					const credentials = await this.getCredentials('harnessFixtureApi');
 					const urlPath = this.getNodeParameter('path', i) as string;

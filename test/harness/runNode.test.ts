@@ -90,7 +90,9 @@ describe('runNode harness', () => {
 	});
 
 	test('an HTTP 401 surfaces as n8n NodeApiError with its httpCode', async () => {
-		const result = await fixtureRun({ parameters: { operation: 'request', path: '/unauthorized' } });
+		const result = await fixtureRun({
+			parameters: { operation: 'request', path: '/unauthorized' },
+		});
 
 		expect(result.executionStatus).toBe('error');
 		expect(result.items).toEqual([]);
@@ -98,7 +100,9 @@ describe('runNode harness', () => {
 		expect(result.nodeError?.httpCode).toBe('401');
 		// n8n's NodeApiError must not carry the Authorization header into the stored error or logs.
 		expect(JSON.stringify(result.error?.raw)).not.toContain(API_KEY);
-		expect(result.logs.some((l) => l.level === 'error' && l.message.includes('Authorization failed'))).toBe(true);
+		expect(
+			result.logs.some((l) => l.level === 'error' && l.message.includes('Authorization failed')),
+		).toBe(true);
 		expect(JSON.stringify(result.logs)).not.toContain(API_KEY);
 	});
 
@@ -250,7 +254,10 @@ describe('runNode harness', () => {
 		const controller = new AbortController();
 		// Cancelled once the node is polling the signal, not after a guessed delay.
 		fixtureEvents.once('polling', () => controller.abort());
-		const result = await fixtureRun({ abortSignal: controller.signal, parameters: { operation: 'poll' } });
+		const result = await fixtureRun({
+			abortSignal: controller.signal,
+			parameters: { operation: 'poll' },
+		});
 
 		expect(result.cancelled).toBe(true);
 		expect(result.timedOut).toBe(false);

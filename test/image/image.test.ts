@@ -30,7 +30,9 @@ let sim: {
 };
 
 /** The retry policy every node of this file is constructed with (short backoff). */
-let retryPolicy: { -readonly [K in keyof RetryPolicy]: RetryPolicy[K] } = { ...DEFAULT_RETRY_POLICY };
+let retryPolicy: { -readonly [K in keyof RetryPolicy]: RetryPolicy[K] } = {
+	...DEFAULT_RETRY_POLICY,
+};
 
 beforeAll(async () => {
 	sim = await startSimulator({ apiKey: API_KEY, port: 0 });
@@ -51,10 +53,7 @@ function posts(path: string): SimRequest[] {
 	return sim.requests.filter((request) => request.method === 'POST' && request.path === path);
 }
 
-async function run(
-	parameters: RunNodeOptions['parameters'],
-	extra: Partial<RunNodeOptions> = {},
-) {
+async function run(parameters: RunNodeOptions['parameters'], extra: Partial<RunNodeOptions> = {}) {
 	return await runNode({
 		nodeType: new MediaGatewayImage({ retryPolicy }),
 		credentialTypes: [new MediaGatewayApi()],
@@ -64,7 +63,9 @@ async function run(
 	});
 }
 
-const pngBase64 = (makePng as (w: number, h: number, pixel: () => number[]) => Buffer)(2, 2, () => [255, 0, 0, 255]).toString('base64');
+const pngBase64 = (makePng as (w: number, h: number, pixel: () => number[]) => Buffer)(2, 2, () => [
+	255, 0, 0, 255,
+]).toString('base64');
 
 describe('Generate', () => {
 	it('sends every documented Generate field and outputs one item per image with the file downloaded', async () => {
@@ -150,7 +151,9 @@ describe('Generate', () => {
 			{ operation: 'generate', prompt: 'x', aspectRatio: '={{ "16:9" }}' },
 			{ input: [{ json: {} }, { json: {} }] },
 		);
-		expect(result.error?.message).toMatch(/Aspect Ratio \(aspect_ratio\) must look like ASPECT_<width>_<height>/);
+		expect(result.error?.message).toMatch(
+			/Aspect Ratio \(aspect_ratio\) must look like ASPECT_<width>_<height>/,
+		);
 		expect(result.error?.itemIndex).toBe(0);
 		expect(result.error?.name).toBe('NodeOperationError');
 		expect(sim.requests).toHaveLength(0);
@@ -161,13 +164,18 @@ describe('Generate', () => {
 			{ operation: 'generate', prompt: '={{ $json.p }}' },
 			{ input: [{ json: { p: 'ok' } }, { json: { p: '   ' } }] },
 		);
-		expect(result.error?.message).toBe('Prompt (prompt) is required: enter a description of the image');
+		expect(result.error?.message).toBe(
+			'Prompt (prompt) is required: enter a description of the image',
+		);
 		expect(result.error?.itemIndex).toBe(1);
 	});
 });
 
 describe('Edit, Remix, Reframe, Replace Background', () => {
-	const imageItem = { json: {}, binary: { photo: { data: pngBase64, mimeType: 'image/png', fileName: 'p.png' } } };
+	const imageItem = {
+		json: {},
+		binary: { photo: { data: pngBase64, mimeType: 'image/png', fileName: 'p.png' } },
+	};
 
 	it('Edit sends a binary field as a data URI, the mask as a URL and the style', async () => {
 		const result = await run(
@@ -262,21 +270,41 @@ describe('Edit, Remix, Reframe, Replace Background', () => {
 
 	it('Replace Background downloads the result', async () => {
 		const result = await run(
-			{ operation: 'replaceBackground', prompt: 'A beach', imageSource: 'binary', imageBinaryField: 'photo' },
+			{
+				operation: 'replaceBackground',
+				prompt: 'A beach',
+				imageSource: 'binary',
+				imageBinaryField: 'photo',
+			},
 			{ input: [imageItem] },
 		);
 		expect(result.error).toBeUndefined();
-		expect(posts('/imgmodel/v1/imgmodel-v3/replace-background')[0].body).toMatchObject({ prompt: 'A beach' });
+		expect(posts('/imgmodel/v1/imgmodel-v3/replace-background')[0].body).toMatchObject({
+			prompt: 'A beach',
+		});
 		expect(result.items[0].binary?.data.mimeType).toBe('image/png');
 	});
 
 	it('rejects an image URL that is not http(s) and a non-image binary field', async () => {
-		const badUrl = await run({ operation: 'remix', prompt: 'x', imageSource: 'url', imageUrl: 'ftp://host/a.png' });
+		const badUrl = await run({
+			operation: 'remix',
+			prompt: 'x',
+			imageSource: 'url',
+			imageUrl: 'ftp://host/a.png',
+		});
 		expect(badUrl.error?.message).toBe('Reference Image URL must be an http:// or https:// URL');
 
-		const text = { json: {}, binary: { data: { data: Buffer.from('hi').toString('base64'), mimeType: 'text/plain' } } };
+		const text = {
+			json: {},
+			binary: { data: { data: Buffer.from('hi').toString('base64'), mimeType: 'text/plain' } },
+		};
 		const notImage = await run(
-			{ operation: 'replaceBackground', prompt: 'x', imageSource: 'binary', imageBinaryField: 'data' },
+			{
+				operation: 'replaceBackground',
+				prompt: 'x',
+				imageSource: 'binary',
+				imageBinaryField: 'data',
+			},
 			{ input: [text] },
 		);
 		expect(notImage.error?.message).toBe('Binary field "data" of input item 0 is not an image');
@@ -293,16 +321,24 @@ describe('HTTP failures', () => {
 			parameters: { operation: 'generate', prompt: 'x' },
 		});
 		expect(result.error?.message).toBe('The gateway rejected the API key (HTTP 401)');
-		expect(result.error?.description).toMatch(/Check the API Key in the Media Gateway API credential/);
+		expect(result.error?.description).toMatch(
+			/Check the API Key in the Media Gateway API credential/,
+		);
 		expect(result.error?.httpCode).toBe('401');
 		const everything = JSON.stringify({ error: result.error, logs: result.logs, run: result.run });
 		expect(everything).not.toContain('sk-wrong-key-987654321');
 	});
 
 	it('a gateway that echoes the key in its error body gets it redacted', async () => {
-		sim.inject({ path: '/imgmodel/v1/imgmodel-v3/generate', status: 500, body: { error: { message: `bad key ${API_KEY} (Bearer ${API_KEY})` } } });
+		sim.inject({
+			path: '/imgmodel/v1/imgmodel-v3/generate',
+			status: 500,
+			body: { error: { message: `bad key ${API_KEY} (Bearer ${API_KEY})` } },
+		});
 		const result = await run({ operation: 'generate', prompt: 'x' });
-		expect(result.error?.message).toBe('The gateway failed to process POST /imgmodel/v1/imgmodel-v3/generate (HTTP 500)');
+		expect(result.error?.message).toBe(
+			'The gateway failed to process POST /imgmodel/v1/imgmodel-v3/generate (HTTP 500)',
+		);
 		expect(result.error?.description).toMatch(/Gateway said: bad key \*\*\*/);
 		expect(JSON.stringify(result.run)).not.toContain(API_KEY);
 		expect(JSON.stringify(result.logs)).not.toContain(API_KEY);
@@ -339,16 +375,24 @@ describe('HTTP failures', () => {
 		expect(posts('/imgmodel/v1/imgmodel-v3/generate')).toHaveLength(2);
 
 		sim.reset();
-		sim.inject({ path: '/imgmodel/v1/imgmodel-v3/generate', status: 500, body: { error: { message: 'model overloaded' } } });
+		sim.inject({
+			path: '/imgmodel/v1/imgmodel-v3/generate',
+			status: 500,
+			body: { error: { message: 'model overloaded' } },
+		});
 		const failed = await run({ operation: 'generate', prompt: 'x' });
-		expect(failed.error?.description).toMatch(/Gateway said: model overloaded.*not repeated automatically/);
+		expect(failed.error?.description).toMatch(
+			/Gateway said: model overloaded.*not repeated automatically/,
+		);
 		expect(posts('/imgmodel/v1/imgmodel-v3/generate')).toHaveLength(1);
 	});
 
 	it('a connection dropped after sending a POST is not retried', async () => {
 		sim.inject({ path: '/imgmodel/v1/imgmodel-v3/generate', closeConnection: true });
 		const result = await run({ operation: 'generate', prompt: 'x' });
-		expect(result.error?.message).toBe('The connection to the gateway failed during POST /imgmodel/v1/imgmodel-v3/generate');
+		expect(result.error?.message).toBe(
+			'The connection to the gateway failed during POST /imgmodel/v1/imgmodel-v3/generate',
+		);
 		expect(result.error?.description).toMatch(/not repeated automatically/);
 		expect(posts('/imgmodel/v1/imgmodel-v3/generate')).toHaveLength(1);
 	});
@@ -361,7 +405,9 @@ describe('HTTP failures', () => {
 			parameters: { operation: 'generate', prompt: 'x' },
 		});
 		expect(result.error?.message).toBe('Could not reach the gateway at 127.0.0.1:9');
-		expect(result.error?.description).toMatch(/Nothing was sent \(ECONNREFUSED\)\. Check the Base URL/);
+		expect(result.error?.description).toMatch(
+			/Nothing was sent \(ECONNREFUSED\)\. Check the Base URL/,
+		);
 	});
 
 	it('404 points at the Base URL', async () => {
@@ -394,15 +440,25 @@ describe('Items: order, pairedItem, concurrency, Continue On Fail', () => {
 	it('keeps output order and pairedItem under concurrency, with at most Concurrency requests in flight', async () => {
 		sim.setLatency(120);
 		const result = await run(
-			{ operation: 'generate', prompt: '={{ $json.p }}', options: { download: false, concurrency: 4 } },
+			{
+				operation: 'generate',
+				prompt: '={{ $json.p }}',
+				options: { download: false, concurrency: 4 },
+			},
 			{ input: prompts },
 		);
 		expect(result.error).toBeUndefined();
-		expect(result.items.map((item) => item.json.prompt)).toEqual(prompts.map((item) => item.json.p));
-		expect(result.items.map((item) => item.pairedItem)).toEqual(prompts.map((_, index) => ({ item: index })));
+		expect(result.items.map((item) => item.json.prompt)).toEqual(
+			prompts.map((item) => item.json.p),
+		);
+		expect(result.items.map((item) => item.pairedItem)).toEqual(
+			prompts.map((_, index) => ({ item: index })),
+		);
 
 		// Arrival times of the requests: with 120 ms latency and 4 slots they come in waves of 4.
-		const arrivals = posts('/imgmodel/v1/imgmodel-v3/generate').map((request) => request.at).sort((a, b) => a - b);
+		const arrivals = posts('/imgmodel/v1/imgmodel-v3/generate')
+			.map((request) => request.at)
+			.sort((a, b) => a - b);
 		const first = arrivals[0];
 		const waves = arrivals.map((at) => Math.floor((at - first) / 100));
 		for (const wave of new Set(waves)) {
@@ -413,7 +469,11 @@ describe('Items: order, pairedItem, concurrency, Continue On Fail', () => {
 	it('Concurrency 1 sends one request at a time', async () => {
 		sim.setLatency(60);
 		await run(
-			{ operation: 'generate', prompt: '={{ $json.p }}', options: { download: false, concurrency: 1 } },
+			{
+				operation: 'generate',
+				prompt: '={{ $json.p }}',
+				options: { download: false, concurrency: 1 },
+			},
 			{ input: prompts.slice(0, 4) },
 		);
 		const arrivals = posts('/imgmodel/v1/imgmodel-v3/generate').map((request) => request.at);
@@ -431,18 +491,30 @@ describe('Items: order, pairedItem, concurrency, Continue On Fail', () => {
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(3);
 		expect(result.items[0].json.prompt).toBe('one');
-		expect(result.items[1].json.error).toBe('Prompt (prompt) is required: enter a description of the image');
+		expect(result.items[1].json.error).toBe(
+			'Prompt (prompt) is required: enter a description of the image',
+		);
 		expect(result.items[1].pairedItem).toEqual({ item: 1 });
 		expect(result.items[2].json.prompt).toBe('three');
 	});
 
 	it('without Continue On Fail the node stops with the failing item named', async () => {
-		sim.inject({ path: '/imgmodel/v1/imgmodel-v3/generate', status: 400, body: { error: { message: 'prompt: unsafe' } } });
+		sim.inject({
+			path: '/imgmodel/v1/imgmodel-v3/generate',
+			status: 400,
+			body: { error: { message: 'prompt: unsafe' } },
+		});
 		const result = await run(
-			{ operation: 'generate', prompt: '={{ $json.p }}', options: { download: false, concurrency: 1 } },
+			{
+				operation: 'generate',
+				prompt: '={{ $json.p }}',
+				options: { download: false, concurrency: 1 },
+			},
 			{ input: prompts.slice(0, 3) },
 		);
-		expect(result.error?.message).toBe('The gateway rejected the request POST /imgmodel/v1/imgmodel-v3/generate (HTTP 400)');
+		expect(result.error?.message).toBe(
+			'The gateway rejected the request POST /imgmodel/v1/imgmodel-v3/generate (HTTP 400)',
+		);
 		expect(result.error?.description).toMatch(/Gateway said: prompt: unsafe/);
 		expect(result.error?.itemIndex).toBe(0);
 		expect(posts('/imgmodel/v1/imgmodel-v3/generate')).toHaveLength(1);

@@ -39,18 +39,40 @@ const dataUri = (png) => `data:image/png;base64,${png.toString('base64')}`;
 // ---- workflows ----
 const actions = {
 	image: appendNode(
-		webhookStarted('image-generate-download', { id: 'mgQueueImageGen', path: 'queue-image', webhookId: crypto.randomUUID() }),
+		webhookStarted('image-generate-download', {
+			id: 'mgQueueImageGen',
+			path: 'queue-image',
+			webhookId: crypto.randomUUID(),
+		}),
 		'Generate image',
 		hashNode('Hash image', 'data'),
 	),
-	edit: webhookStarted('image-edit-from-binary', { id: 'mgQueueImageEdit', path: 'queue-edit', webhookId: crypto.randomUUID() }),
-	video: webhookStarted('video-pro-wait', { id: 'mgQueueVideoPoll', path: 'queue-video', webhookId: crypto.randomUUID() }),
-	storyboard: webhookStarted('storyboard-three-scenes', { id: 'mgQueueStoryboard', path: 'queue-storyboard', webhookId: crypto.randomUUID() }),
-	character: webhookStarted('character-create', { id: 'mgQueueCharacter', path: 'queue-character', webhookId: crypto.randomUUID() }),
+	edit: webhookStarted('image-edit-from-binary', {
+		id: 'mgQueueImageEdit',
+		path: 'queue-edit',
+		webhookId: crypto.randomUUID(),
+	}),
+	video: webhookStarted('video-pro-wait', {
+		id: 'mgQueueVideoPoll',
+		path: 'queue-video',
+		webhookId: crypto.randomUUID(),
+	}),
+	storyboard: webhookStarted('storyboard-three-scenes', {
+		id: 'mgQueueStoryboard',
+		path: 'queue-storyboard',
+		webhookId: crypto.randomUUID(),
+	}),
+	character: webhookStarted('character-create', {
+		id: 'mgQueueCharacter',
+		path: 'queue-character',
+		webhookId: crypto.randomUUID(),
+	}),
 };
 
 const triggerExample = example('callback-trigger');
-const triggerNode = triggerExample.nodes.find((n) => n.type === 'n8n-nodes-media-gateway.mediaGatewayTrigger');
+const triggerNode = triggerExample.nodes.find(
+	(n) => n.type === 'n8n-nodes-media-gateway.mediaGatewayTrigger',
+);
 // The example ships without a secret; this run makes its own. Its callbacks here are invented (no task on
 // the simulator), so the gateway is not asked to confirm video callbacks (test/e2e/trigger.test.js covers that).
 const TOKEN = crypto.randomBytes(24).toString('base64url');
@@ -67,7 +89,8 @@ const waitWorkflow = (() => {
 	wf.connections['Render video'].main[0].push({ node: 'Hash video', type: 'main', index: 0 });
 	return wf;
 })();
-const WAIT_PATH = waitWorkflow.nodes.find((n) => n.type === 'n8n-nodes-base.webhook').parameters.path;
+const WAIT_PATH = waitWorkflow.nodes.find((n) => n.type === 'n8n-nodes-base.webhook').parameters
+	.path;
 
 /** The same with a 3 s wait limit, against a gateway whose videos take 10 minutes: main's wait tracker ends it. */
 const limitWorkflow = (() => {
@@ -92,15 +115,30 @@ let cookie;
 let limitRun;
 
 beforeAll(async () => {
-	sim = await startSimulator({ apiKey: API_KEY, port: 0, videoCompleteAfterMs: 4000, proCompleteAfterMs: 3000 });
+	sim = await startSimulator({
+		apiKey: API_KEY,
+		port: 0,
+		videoCompleteAfterMs: 4000,
+		proCompleteAfterMs: 3000,
+	});
 	slowSim = await startSimulator({ apiKey: API_KEY, port: 0, videoCompleteAfterMs: 10 * 60_000 });
 	const tarball = await N8nHost.packPackage(REPO);
 	tarballDir = path.dirname(tarball);
 	cluster = new QueueCluster({ tarball, workers: 1, webhooks: 2 });
 	await cluster.prepare();
 	await cluster.main.importCredentials([
-		{ id: 'mediaGatewayDemo', name: 'Media Gateway (demo)', type: 'mediaGatewayApi', data: { apiKey: API_KEY, baseUrl: sim.url } },
-		{ id: 'mediaGatewaySlow', name: 'Media Gateway (slow)', type: 'mediaGatewayApi', data: { apiKey: API_KEY, baseUrl: slowSim.url } },
+		{
+			id: 'mediaGatewayDemo',
+			name: 'Media Gateway (demo)',
+			type: 'mediaGatewayApi',
+			data: { apiKey: API_KEY, baseUrl: sim.url },
+		},
+		{
+			id: 'mediaGatewaySlow',
+			name: 'Media Gateway (slow)',
+			type: 'mediaGatewayApi',
+			data: { apiKey: API_KEY, baseUrl: slowSim.url },
+		},
 	]);
 	const trigger = localized(triggerExample, cluster.webhookBaseUrl);
 	const workflows = [...Object.values(actions), trigger, waitWorkflow, limitWorkflow];
@@ -109,7 +147,9 @@ beforeAll(async () => {
 	await cluster.start();
 	cookie = await setUpOwner(cluster.main.url);
 	const startedAt = Date.now();
-	const started = await postJson(cluster.webhookUrl(`${WAIT_PATH}-limit`), { prompt: 'A paper boat, queue-mode wait limit' });
+	const started = await postJson(cluster.webhookUrl(`${WAIT_PATH}-limit`), {
+		prompt: 'A paper boat, queue-mode wait limit',
+	});
 	limitRun = { startedAt, answer: started };
 }, 420000);
 
@@ -118,7 +158,9 @@ afterAll(async () => {
 	if (sim) await sim.close();
 	if (slowSim) await slowSim.close();
 	if (tarballDir) fs.rmSync(tarballDir, { recursive: true, force: true });
-	console.log(`queue cluster timings (ms): ${JSON.stringify(cluster?.timings ?? {})}; balancer counts ${JSON.stringify(cluster?.balancer?.counts)}`);
+	console.log(
+		`queue cluster timings (ms): ${JSON.stringify(cluster?.timings ?? {})}; balancer counts ${JSON.stringify(cluster?.balancer?.counts)}`,
+	);
 }, 90000);
 
 // ---- helpers reading n8n's own records ----
@@ -145,7 +187,9 @@ const enqueuedByWebhookProcess = () => loggedIds(webhookNames(), /^Enqueued exec
 
 async function waitForFinished(workflowId, count, { timeoutMs = 90000 } = {}) {
 	return cluster.main.waitForExecutions(
-		(list) => list.length >= count && list.every((e) => ['success', 'error', 'crashed', 'canceled'].includes(e.status)),
+		(list) =>
+			list.length >= count &&
+			list.every((e) => ['success', 'error', 'crashed', 'canceled'].includes(e.status)),
 		{ workflowId, timeoutMs, intervalMs: 300 },
 	);
 }
@@ -196,7 +240,11 @@ describe('n8n queue mode: main, worker, two webhook processors on PostgreSQL and
 				.logEntries()
 				.find((e) => e.message === 'Loaded all credentials and nodes from n8n-nodes-media-gateway');
 			const { nodes, credentials } = loaded?.metadata ?? {};
-			expect({ process: host.name, nodes, credentials }).toEqual({ process: host.name, nodes: 5, credentials: 1 });
+			expect({ process: host.name, nodes, credentials }).toEqual({
+				process: host.name,
+				nodes: 5,
+				credentials: 1,
+			});
 			expect(host.package.dir.startsWith(host.userFolder)).toBe(true);
 		}
 		expect(new Set(cluster.hosts.map((h) => h.userFolder)).size).toBe(cluster.hosts.length);
@@ -209,12 +257,17 @@ describe('n8n queue mode: main, worker, two webhook processors on PostgreSQL and
 				postJson(cluster.webhookUrl(wf.nodes.find((n) => n.name === 'Start').parameters.path), {}),
 			),
 		);
-		for (const answer of started) expect(answer).toMatchObject({ status: 200, json: { message: 'Workflow was started' } });
+		for (const answer of started)
+			expect(answer).toMatchObject({ status: 200, json: { message: 'Workflow was started' } });
 
 		const done = {};
 		for (const [key, wf] of Object.entries(actions)) {
 			const [execution] = await waitForFinished(wf.id, 1);
-			expect({ key, status: execution.status, mode: execution.mode }).toEqual({ key, status: 'success', mode: 'webhook' });
+			expect({ key, status: execution.status, mode: execution.mode }).toEqual({
+				key,
+				status: 'success',
+				mode: 'webhook',
+			});
 			done[key] = execution;
 		}
 		const requests = sim.requests.slice(requestsBefore);
@@ -226,14 +279,19 @@ describe('n8n queue mode: main, worker, two webhook processors on PostgreSQL and
 			expect(ran).toContain(execution.id);
 		}
 		// Main executes nothing in queue mode.
-		expect(cluster.main.logEntries().some((e) => /^Worker started execution/.test(e.message))).toBe(false);
+		expect(cluster.main.logEntries().some((e) => /^Worker started execution/.test(e.message))).toBe(
+			false,
+		);
 
 		// Image generate + download: three PNGs in the database store, identical for main and for n8n's Crypto node.
 		const images = firstItems(done.image, 'Generate image');
 		expect(images).toHaveLength(3);
 		const hashes = firstItems(done.image, 'Hash image');
 		for (const [index, item] of images.entries()) {
-			expect(item.binary.data).toMatchObject({ mimeType: 'image/png', fileName: `${item.json.seed}.png` });
+			expect(item.binary.data).toMatchObject({
+				mimeType: 'image/png',
+				fileName: `${item.json.seed}.png`,
+			});
 			expect(item.binary.data.id).toMatch(/^database:/);
 			const bytes = await binaryFromMain(cluster.main.url, cookie, item.binary.data);
 			expect(bytes.equals(pngFor(String(item.json.seed)))).toBe(true);
@@ -246,29 +304,45 @@ describe('n8n queue mode: main, worker, two webhook processors on PostgreSQL and
 		const original = await binaryFromMain(cluster.main.url, cookie, generated.binary.data);
 		const editRequest = requests.find((r) => r.path === '/imgmodel/v1/imgmodel-v3/edit');
 		expect(editRequest.body.image).toBe(dataUri(original));
-		expect((await binaryFromMain(cluster.main.url, cookie, edited.binary.data)).equals(pngFor(String(edited.json.seed)))).toBe(true);
+		expect(
+			(await binaryFromMain(cluster.main.url, cookie, edited.binary.data)).equals(
+				pngFor(String(edited.json.seed)),
+			),
+		).toBe(true);
 
 		// Video create with polling, downloaded.
 		const [video] = firstItems(done.video, 'Create pro video');
 		expect(video.json).toMatchObject({ state: 'succeeded', status: 'completed' });
-		expect(requests.find((r) => r.method === 'POST' && r.path === '/v1/videos' && r.body.model === 'vidmodel-pro')).toBeDefined();
+		expect(
+			requests.find(
+				(r) => r.method === 'POST' && r.path === '/v1/videos' && r.body.model === 'vidmodel-pro',
+			),
+		).toBeDefined();
 		expect(video.binary.data.id).toMatch(/^database:/);
-		expect((await binaryFromMain(cluster.main.url, cookie, video.binary.data)).equals(mp4Bytes())).toBe(true);
-		const polls = requests.filter((r) => r.method === 'GET' && r.path === `/v1/videos/${video.json.taskId}`);
+		expect(
+			(await binaryFromMain(cluster.main.url, cookie, video.binary.data)).equals(mp4Bytes()),
+		).toBe(true);
+		const polls = requests.filter(
+			(r) => r.method === 'GET' && r.path === `/v1/videos/${video.json.taskId}`,
+		);
 		expect(polls.length).toBeGreaterThanOrEqual(1);
 
 		// Storyboard and character.
 		const [storyboard] = firstItems(done.storyboard, 'Create storyboard video');
 		expect(storyboard.json).toMatchObject({ state: 'succeeded', video: { duration: 13 } });
 		const [character] = firstItems(done.character, 'Create character');
-		expect(character.json).toMatchObject({ id: expect.stringMatching(/^char_/), name: 'Captain Mira' });
+		expect(character.json).toMatchObject({
+			id: expect.stringMatching(/^char_/),
+			name: 'Captain Mira',
+		});
 	});
 
 	describe('Media Gateway Trigger on the webhook processors', () => {
 		/** Waits for `taskIds` to have finished executions and for everything sent before to land. */
 		async function executionsFor(taskIds) {
 			await cluster.main.waitForExecutions(
-				(list) => taskIds.every((id) => list.some((e) => taskIdOf(e) === id && e.status === 'success')),
+				(list) =>
+					taskIds.every((id) => list.some((e) => taskIdOf(e) === id && e.status === 'success')),
 				{ workflowId: triggerWf(), timeoutMs: 90000, intervalMs: 300 },
 			);
 			return settledExecutions();
@@ -278,7 +352,10 @@ describe('n8n queue mode: main, worker, two webhook processors on PostgreSQL and
 
 		/** How many keys the trigger's duplicate memory holds in n8n's database (workflow static data). */
 		async function storedKeyCount() {
-			const [row] = await cluster.main.query('SELECT "staticData" FROM workflow_entity WHERE id = ?', [triggerWf()]);
+			const [row] = await cluster.main.query(
+				'SELECT "staticData" FROM workflow_entity WHERE id = ?',
+				[triggerWf()],
+			);
 			const data = typeof row.staticData === 'string' ? JSON.parse(row.staticData) : row.staticData;
 			return Object.keys(data?.['node:Media Gateway Trigger']?.dedupe?.entries ?? {}).length;
 		}
@@ -294,7 +371,13 @@ describe('n8n queue mode: main, worker, two webhook processors on PostgreSQL and
 		test('each distinct status change starts one execution on a worker; its retries through either processor start none', async () => {
 			const bodies = [
 				imageCallback('q-img-1'),
-				imageCallback('q-img-2', { status: 'FAILURE', imageUrl: '', progress: '40%', failReason: 'Rejected', finishTime: 0 }),
+				imageCallback('q-img-2', {
+					status: 'FAILURE',
+					imageUrl: '',
+					progress: '40%',
+					failReason: 'Rejected',
+					finishTime: 0,
+				}),
 				videoCallback('q-vid-1'),
 				videoCallback('q-vid-2'),
 				musicCallback('q-mus-1'),
@@ -311,13 +394,17 @@ describe('n8n queue mode: main, worker, two webhook processors on PostgreSQL and
 				const answer = await postJson(triggerUrl(), body);
 				expect(answer).toMatchObject({ status: 200, json: { received: true } });
 				expect(answer.json.ignored).toBeUndefined();
-				await waitFor(async () => (await storedKeyCount()) === stored + index + 1, `key of ${body.id} saved`);
+				await waitFor(
+					async () => (await storedKeyCount()) === stored + index + 1,
+					`key of ${body.id} saved`,
+				);
 			}
 			// Round-robin: both processors answered some.
 			expect(cluster.balancer.counts.every((n, i) => n > counts[i])).toBe(true);
 			const ids = bodies.map((b) => b.id);
 			const list = await executionsFor(ids);
-			for (const id of ids) expect({ id, executions: count(list, id) }).toEqual({ id, executions: 1 });
+			for (const id of ids)
+				expect({ id, executions: count(list, id) }).toEqual({ id, executions: 1 });
 			const ran = startedOnWorker();
 			for (const e of list.filter((x) => ids.includes(taskIdOf(x)))) expect(ran).toContain(e.id);
 
@@ -344,7 +431,8 @@ describe('n8n queue mode: main, worker, two webhook processors on PostgreSQL and
 			expect(first.filter((a) => a.json.ignored).length).toBe(0);
 			const ids = bodies.map((b) => b.id);
 			const afterFirst = await executionsFor(ids);
-			for (const id of ids) expect({ id, executions: count(afterFirst, id) }).toEqual({ id, executions: 1 });
+			for (const id of ids)
+				expect({ id, executions: count(afterFirst, id) }).toEqual({ id, executions: 1 });
 
 			const retries = await mapLimit(bodies, 10, (body) => postJson(triggerUrl(), body));
 			expect(retries.map((a) => a.status)).toEqual(bodies.map(() => 200));
@@ -366,7 +454,11 @@ describe('n8n queue mode: main, worker, two webhook processors on PostgreSQL and
 				await postJson(url, imageCallback('q-no-token')),
 				await postJson(triggerUrl(url, 'wrong-token'), imageCallback('q-bad-token')),
 				await postJson(triggerUrl(), { ...imageCallback('x'), id: 42 }),
-				await postJson(triggerUrl(), '{"id":"q-proto","status":"SUCCESS","__proto__":{"polluted":true}}', { raw: true }),
+				await postJson(
+					triggerUrl(),
+					'{"id":"q-proto","status":"SUCCESS","__proto__":{"polluted":true}}',
+					{ raw: true },
+				),
 				await postJson(triggerUrl(), { id: 'q-shape', status: 'done', colour: 'blue' }),
 			];
 			expect(answers.map((a) => a.status)).toEqual([401, 401, 400, 400, 400]);
@@ -379,24 +471,37 @@ describe('n8n queue mode: main, worker, two webhook processors on PostgreSQL and
 
 	test('Wait for Callback: parked in PostgreSQL, resumed through a webhook processor, finished on a worker', async () => {
 		const before = new Set((await executionsOf(waitWorkflow.id)).map((e) => e.id));
-		const started = await postJson(cluster.webhookUrl(WAIT_PATH), { prompt: 'A paper boat, queue mode' });
-		expect(started).toMatchObject({ status: 200, json: { message: 'Workflow was started' } });
-		const list = await cluster.main.waitForExecutions((l) => l.some((e) => !before.has(e.id) && e.status === 'waiting'), {
-			workflowId: waitWorkflow.id,
-			timeoutMs: 60000,
-			intervalMs: 200,
+		const started = await postJson(cluster.webhookUrl(WAIT_PATH), {
+			prompt: 'A paper boat, queue mode',
 		});
+		expect(started).toMatchObject({ status: 200, json: { message: 'Workflow was started' } });
+		const list = await cluster.main.waitForExecutions(
+			(l) => l.some((e) => !before.has(e.id) && e.status === 'waiting'),
+			{
+				workflowId: waitWorkflow.id,
+				timeoutMs: 60000,
+				intervalMs: 200,
+			},
+		);
 		const waiting = list.find((e) => !before.has(e.id));
 		expect(Date.parse(waiting.waitTill) - Date.now()).toBeGreaterThan(50 * 60_000);
 		const executionId = waiting.id;
-		const task = [...sim.tasks.values()].find((t) => String(t.notifyHook).includes(`/webhook-waiting/${executionId}?`));
+		const task = [...sim.tasks.values()].find((t) =>
+			String(t.notifyHook).includes(`/webhook-waiting/${executionId}?`),
+		);
 		// The worker built the resume URL from N8N_WEBHOOK_URL: the balancer in front of the processors.
-		expect(task.notifyHook).toMatch(new RegExp(`^${cluster.webhookBaseUrl}/webhook-waiting/${executionId}\\?signature=[0-9a-f]{64}$`));
+		expect(task.notifyHook).toMatch(
+			new RegExp(
+				`^${cluster.webhookBaseUrl}/webhook-waiting/${executionId}\\?signature=[0-9a-f]{64}$`,
+			),
+		);
 
-		const [done] = await cluster.main.waitForExecutions(
-			(l) => l.some((e) => e.id === executionId && ['success', 'error'].includes(e.status)),
-			{ workflowId: waitWorkflow.id, timeoutMs: 90000, intervalMs: 300 },
-		).then((l) => l.filter((e) => e.id === executionId));
+		const [done] = await cluster.main
+			.waitForExecutions(
+				(l) => l.some((e) => e.id === executionId && ['success', 'error'].includes(e.status)),
+				{ workflowId: waitWorkflow.id, timeoutMs: 90000, intervalMs: 300 },
+			)
+			.then((l) => l.filter((e) => e.id === executionId));
 		expect(done).toMatchObject({ status: 'success', finished: true, waitTill: null });
 		const [item] = done.runData['Render video'].at(-1).items;
 		expect(item.json).toMatchObject({ taskId: task.id, state: 'succeeded', status: 'completed' });
@@ -409,7 +514,9 @@ describe('n8n queue mode: main, worker, two webhook processors on PostgreSQL and
 		]);
 		// The worker ran it twice: up to the wait, and again after the resume.
 		expect(startedOnWorker().filter((id) => id === executionId).length).toBeGreaterThanOrEqual(2);
-		const finals = sim.callbackLog.filter((e) => e.payload.id === task.id && e.payload.status === 'succeed');
+		const finals = sim.callbackLog.filter(
+			(e) => e.payload.id === task.id && e.payload.status === 'succeed',
+		);
 		expect(finals.some((e) => e.status === 200)).toBe(true);
 
 		// The final callback again, after the resume: refused, nothing new starts.
@@ -417,13 +524,24 @@ describe('n8n queue mode: main, worker, two webhook processors on PostgreSQL and
 		const duplicate = await postJson(task.notifyHook, finals[0].payload);
 		expect(duplicate.status).toBe(409);
 		await barrier();
-		const barrierIds = new Set((await executionsOf(triggerWf())).filter((e) => String(taskIdOf(e)).startsWith(BARRIER)).map((e) => e.id));
-		expect((await cluster.main.executions()).map((e) => e.id).filter((id) => !barrierIds.has(id))).toEqual(all.filter((id) => !barrierIds.has(id)));
-		expect((await executionsOf(waitWorkflow.id)).find((e) => e.id === executionId).status).toBe('success');
+		const barrierIds = new Set(
+			(await executionsOf(triggerWf()))
+				.filter((e) => String(taskIdOf(e)).startsWith(BARRIER))
+				.map((e) => e.id),
+		);
+		expect(
+			(await cluster.main.executions()).map((e) => e.id).filter((id) => !barrierIds.has(id)),
+		).toEqual(all.filter((id) => !barrierIds.has(id)));
+		expect((await executionsOf(waitWorkflow.id)).find((e) => e.id === executionId).status).toBe(
+			'success',
+		);
 	});
 
 	test('Wait for Callback: the wait limit is enforced by main and the error reaches the execution via a worker', async () => {
-		expect(limitRun.answer).toMatchObject({ status: 200, json: { message: 'Workflow was started' } });
+		expect(limitRun.answer).toMatchObject({
+			status: 200,
+			json: { message: 'Workflow was started' },
+		});
 		// n8n's wait tracker (main, leader only) looks for due executions once a minute.
 		const [execution] = await cluster.main
 			.waitForExecutions((l) => l.some((e) => ['success', 'error'].includes(e.status)), {
@@ -432,7 +550,9 @@ describe('n8n queue mode: main, worker, two webhook processors on PostgreSQL and
 				intervalMs: 500,
 			})
 			.then((l) => l.filter((e) => ['success', 'error'].includes(e.status)));
-		const task = [...slowSim.tasks.values()].find((t) => String(t.notifyHook).includes(`/webhook-waiting/${execution.id}?`));
+		const task = [...slowSim.tasks.values()].find((t) =>
+			String(t.notifyHook).includes(`/webhook-waiting/${execution.id}?`),
+		);
 		expect(task.status).toBe('processing');
 		const message = `Task ${task.id} sent no final callback within 3 s`;
 		expect(execution.status).toBe('error');
@@ -441,7 +561,9 @@ describe('n8n queue mode: main, worker, two webhook processors on PostgreSQL and
 		// Main put the due execution back on the queue; a worker ran it (before the wait and after).
 		expect(loggedIds(['main'], /^Enqueued execution (\d+) /)).toContain(execution.id);
 		expect(startedOnWorker().filter((id) => id === execution.id).length).toBeGreaterThanOrEqual(2);
-		console.log(`queue-mode wait limit 3 s: ended ${((Date.parse(execution.stoppedAt) - limitRun.startedAt) / 1000).toFixed(1)} s after the start`);
+		console.log(
+			`queue-mode wait limit 3 s: ended ${((Date.parse(execution.stoppedAt) - limitRun.startedAt) / 1000).toFixed(1)} s after the start`,
+		);
 	}, 180000);
 
 	test('no process printed the API key', () => {

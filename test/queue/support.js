@@ -8,7 +8,12 @@ const crypto = require('node:crypto');
 const path = require('node:path');
 
 const { example, localized } = require('../../dev/examples');
-const { imageCallback, videoCallback, musicCallback, postJson } = require('../../dev/gateway-callbacks');
+const {
+	imageCallback,
+	videoCallback,
+	musicCallback,
+	postJson,
+} = require('../../dev/gateway-callbacks');
 const { mapLimit } = require('../../dev/load-generation');
 const { setUpOwner, binaryFromMain } = require('../../dev/n8n-host/rest');
 
@@ -56,7 +61,14 @@ function hashNode(name, binaryPropertyName, position = [900, 300]) {
 		type: 'n8n-nodes-base.crypto',
 		typeVersion: 2,
 		position,
-		parameters: { action: 'hash', type: 'SHA256', binaryData: true, binaryPropertyName, dataPropertyName: 'sha256', encoding: 'hex' },
+		parameters: {
+			action: 'hash',
+			type: 'SHA256',
+			binaryData: true,
+			binaryPropertyName,
+			dataPropertyName: 'sha256',
+			encoding: 'hex',
+		},
 	};
 }
 

@@ -19,7 +19,9 @@ const { REPO, example, localized, imageCallback, musicCallback, postJson } = req
 
 const TOKEN = crypto.randomBytes(24).toString('base64url');
 const trigger = example('callback-trigger');
-const triggerNode = trigger.nodes.find((n) => n.type === 'n8n-nodes-media-gateway.mediaGatewayTrigger');
+const triggerNode = trigger.nodes.find(
+	(n) => n.type === 'n8n-nodes-media-gateway.mediaGatewayTrigger',
+);
 triggerNode.parameters.secretToken = TOKEN;
 // No gateway here: only image and music callbacks are sent, which are never confirmed with it.
 delete triggerNode.credentials;
@@ -54,8 +56,10 @@ afterAll(async () => {
 	fs.rmSync(CONTROL_DIR, { recursive: true, force: true });
 }, 90000);
 
-const url = (base = cluster.webhookUrl(TRIGGER_PATH)) => `${base}?token=${encodeURIComponent(TOKEN)}`;
-const taskIdOf = (execution) => execution.runData['Media Gateway Trigger']?.[0]?.items?.[0]?.json?.taskId;
+const url = (base = cluster.webhookUrl(TRIGGER_PATH)) =>
+	`${base}?token=${encodeURIComponent(TOKEN)}`;
+const taskIdOf = (execution) =>
+	execution.runData['Media Gateway Trigger']?.[0]?.items?.[0]?.json?.taskId;
 const settled = (e) => ['success', 'error', 'crashed', 'canceled'].includes(e.status);
 
 function failNextStarts(count) {
@@ -64,7 +68,9 @@ function failNextStarts(count) {
 const plan = () => JSON.parse(fs.readFileSync(PLAN, 'utf8'));
 
 async function storedKeyCount() {
-	const [row] = await cluster.main.query('SELECT "staticData" FROM workflow_entity WHERE id = ?', [trigger.id]);
+	const [row] = await cluster.main.query('SELECT "staticData" FROM workflow_entity WHERE id = ?', [
+		trigger.id,
+	]);
 	const data = typeof row.staticData === 'string' ? JSON.parse(row.staticData) : row.staticData;
 	return Object.keys(data?.['node:Media Gateway Trigger']?.dedupe?.entries ?? {}).length;
 }
@@ -78,11 +84,14 @@ async function settledExecutions() {
 	const id = `q-delivery-barrier-${++barriers}`;
 	const answer = await postJson(url(), imageCallback(id));
 	expect({ id, ...answer.json }).toEqual({ id, received: true });
-	const list = await cluster.main.waitForExecutions((l) => l.some((e) => taskIdOf(e) === id) && l.every(settled), {
-		workflowId: trigger.id,
-		timeoutMs: 120000,
-		intervalMs: 300,
-	});
+	const list = await cluster.main.waitForExecutions(
+		(l) => l.some((e) => taskIdOf(e) === id) && l.every(settled),
+		{
+			workflowId: trigger.id,
+			timeoutMs: 120000,
+			intervalMs: 300,
+		},
+	);
 	return list.filter((e) => !String(taskIdOf(e)).startsWith('q-delivery-barrier-'));
 }
 

@@ -18,7 +18,15 @@ const { N8nHost } = require('../../dev/n8n-host/host');
 const { QueueCluster } = require('../../dev/n8n-host/queue-cluster');
 const { startSimulator } = require('../../dev/simulator');
 const { mp4Bytes } = require('../../dev/simulator/assets');
-const { REPO, example, postJson, videoCallback, sleep, setUpOwner, binaryFromMain } = require('./support');
+const {
+	REPO,
+	example,
+	postJson,
+	videoCallback,
+	sleep,
+	setUpOwner,
+	binaryFromMain,
+} = require('./support');
 const { waitTools, tasksOf } = require('../e2e/wait-support');
 
 const API_KEY = `queue-batch-key-${crypto.randomBytes(8).toString('hex')}`;
@@ -65,7 +73,8 @@ const noneWf = (() => {
 			url: 'RECEIVER_URL',
 			sendBody: true,
 			specifyBody: 'json',
-			jsonBody: '={{ JSON.stringify({ row: $json.row, taskId: $json.taskId, state: $json.state }) }}',
+			jsonBody:
+				'={{ JSON.stringify({ row: $json.row, taskId: $json.taskId, state: $json.state }) }}',
 			options: {},
 		},
 	});
@@ -94,17 +103,44 @@ beforeAll(async () => {
 		});
 	});
 	await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-	noneWf.nodes.find((n) => n.name === 'Report').parameters.url = `http://127.0.0.1:${receiver.address().port}/report`;
+	noneWf.nodes.find((n) => n.name === 'Report').parameters.url =
+		`http://127.0.0.1:${receiver.address().port}/report`;
 
-	sim = await startSimulator({ apiKey: API_KEY, port: 0, proCompleteAfterMs: 3000, videoCompleteJitterMs: 5000 });
-	silentSim = await startSimulator({ apiKey: API_KEY, port: 0, proCompleteAfterMs: 10000, videoCompleteJitterMs: 3000, sendCallbacks: false });
+	sim = await startSimulator({
+		apiKey: API_KEY,
+		port: 0,
+		proCompleteAfterMs: 3000,
+		videoCompleteJitterMs: 5000,
+	});
+	silentSim = await startSimulator({
+		apiKey: API_KEY,
+		port: 0,
+		proCompleteAfterMs: 10000,
+		videoCompleteJitterMs: 3000,
+		sendCallbacks: false,
+	});
 	const tarball = await N8nHost.packPackage(REPO);
 	tarballDir = path.dirname(tarball);
-	cluster = new QueueCluster({ tarball, workers: 1, webhooks: 2, env: { EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'none' } });
+	cluster = new QueueCluster({
+		tarball,
+		workers: 1,
+		webhooks: 2,
+		env: { EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'none' },
+	});
 	await cluster.prepare();
 	await cluster.main.importCredentials([
-		{ id: 'mediaGatewayDemo', name: 'Media Gateway (demo)', type: 'mediaGatewayApi', data: { apiKey: API_KEY, baseUrl: sim.url } },
-		{ id: 'mediaGatewaySilent', name: 'Media Gateway (silent)', type: 'mediaGatewayApi', data: { apiKey: API_KEY, baseUrl: silentSim.url } },
+		{
+			id: 'mediaGatewayDemo',
+			name: 'Media Gateway (demo)',
+			type: 'mediaGatewayApi',
+			data: { apiKey: API_KEY, baseUrl: sim.url },
+		},
+		{
+			id: 'mediaGatewaySilent',
+			name: 'Media Gateway (silent)',
+			type: 'mediaGatewayApi',
+			data: { apiKey: API_KEY, baseUrl: silentSim.url },
+		},
 	]);
 	const workflows = [batchWf, stormWf, noneWf];
 	await cluster.main.importWorkflows(workflows);
@@ -115,12 +151,15 @@ beforeAll(async () => {
 }, 480000);
 
 afterAll(async () => {
-	if (cluster && process.env.N8N_E2E_LOG_FILE) fs.writeFileSync(process.env.N8N_E2E_LOG_FILE, cluster.logs());
+	if (cluster && process.env.N8N_E2E_LOG_FILE)
+		fs.writeFileSync(process.env.N8N_E2E_LOG_FILE, cluster.logs());
 	if (cluster) await cluster.stop();
 	for (const s of [sim, silentSim]) if (s) await s.close();
 	if (receiver) await new Promise((resolve) => receiver.close(resolve));
 	if (tarballDir) fs.rmSync(tarballDir, { recursive: true, force: true });
-	console.log(`queue cluster timings (ms): ${JSON.stringify(cluster?.timings ?? {})}; balancer counts ${JSON.stringify(cluster?.balancer?.counts)}`);
+	console.log(
+		`queue cluster timings (ms): ${JSON.stringify(cluster?.timings ?? {})}; balancer counts ${JSON.stringify(cluster?.balancer?.counts)}`,
+	);
 }, 90000);
 
 /** Execution ids a process's log says it ran (worker) or put on the queue (webhook processor, main). */
@@ -132,9 +171,17 @@ function loggedIds(names, pattern) {
 		}),
 	);
 }
-const startedOnWorker = (id) => loggedIds(cluster.workers.map((h) => h.name), /^Worker started execution (\d+) /).filter((x) => x === id);
+const startedOnWorker = (id) =>
+	loggedIds(
+		cluster.workers.map((h) => h.name),
+		/^Worker started execution (\d+) /,
+	).filter((x) => x === id);
 /** How often the webhook processors put the execution on the queue: its start, then each resume. */
-const enqueuedByWebhooks = (id) => loggedIds(cluster.webhooks.map((h) => h.name), /^Enqueued execution (\d+) /).filter((x) => x === id);
+const enqueuedByWebhooks = (id) =>
+	loggedIds(
+		cluster.webhooks.map((h) => h.name),
+		/^Enqueued execution (\d+) /,
+	).filter((x) => x === id);
 
 function tasksByRow(simulator, executionId, prompts) {
 	const tasks = tasksOf(simulator, cluster.webhookBaseUrl, executionId);
@@ -144,7 +191,12 @@ function tasksByRow(simulator, executionId, prompts) {
 
 async function parked(workflow, prompts) {
 	const run = await tools.startRun(workflow, { prompts });
-	const waiting = await tools.waitForStatus(workflow.id, run.executionId, ['waiting', 'success', 'error'], { timeoutMs: 120000 });
+	const waiting = await tools.waitForStatus(
+		workflow.id,
+		run.executionId,
+		['waiting', 'success', 'error'],
+		{ timeoutMs: 120000 },
+	);
 	expect(waiting.execution.status).toBe('waiting');
 	return { ...run, waiting: waiting.execution };
 }
@@ -155,17 +207,29 @@ describe('Wait for Callback with 20 items in queue mode (two webhook processors)
 		const countsBefore = [...cluster.balancer.counts];
 		const { executionId } = await parked(batchWf, prompts);
 		const tasks = tasksByRow(sim, executionId, prompts);
-		expect(tasks[0].notifyHook).toMatch(new RegExp(`^${cluster.webhookBaseUrl}/webhook-waiting/${executionId}\\?signature=[0-9a-f]{64}$`));
+		expect(tasks[0].notifyHook).toMatch(
+			new RegExp(
+				`^${cluster.webhookBaseUrl}/webhook-waiting/${executionId}\\?signature=[0-9a-f]{64}$`,
+			),
+		);
 
-		const done = await tools.waitForStatus(batchWf.id, executionId, ['success', 'error'], { timeoutMs: 180000 });
+		const done = await tools.waitForStatus(batchWf.id, executionId, ['success', 'error'], {
+			timeoutMs: 180000,
+		});
 		expect(done.seen.indexOf('waiting')).toBeLessThan(done.seen.indexOf('success'));
 		const execution = done.execution;
 		expect(execution).toMatchObject({ status: 'success', finished: true, waitTill: null });
-		expect(Date.parse(execution.stoppedAt)).toBeGreaterThanOrEqual(Math.max(...tasks.map((t) => t.completeAt)) - 1000);
-		expect(execution.runData[VIDEO_NODE]).toHaveLength(1);
-		expect(execution.runData[VIDEO_NODE][0].items.map((i) => [i.json.taskId, i.json.state, i.pairedItem])).toEqual(
-			tasks.map((t, item) => [t.id, 'succeeded', { item }]),
+		expect(Date.parse(execution.stoppedAt)).toBeGreaterThanOrEqual(
+			Math.max(...tasks.map((t) => t.completeAt)) - 1000,
 		);
+		expect(execution.runData[VIDEO_NODE]).toHaveLength(1);
+		expect(
+			execution.runData[VIDEO_NODE][0].items.map((i) => [
+				i.json.taskId,
+				i.json.state,
+				i.pairedItem,
+			]),
+		).toEqual(tasks.map((t, item) => [t.id, 'succeeded', { item }]));
 		expect(execution.runData[DONE_NODE][0].items.map((i) => [i.json.row, i.json.videoUrl])).toEqual(
 			tasks.map((t, row) => [row, t.video.url]),
 		);
@@ -183,8 +247,14 @@ describe('Wait for Callback with 20 items in queue mode (two webhook processors)
 		// Two of each, so both processors (round robin) answer each kind.
 		for (let i = 0; i < 2; i++) {
 			const foreign = await postJson(hook, videoCallback('vid_not_in_this_batch', 'succeed'));
-			expect(foreign).toMatchObject({ status: 409, json: { error: 'Task vid_not_in_this_batch is not part of this execution' } });
-			const forged = await postJson(hook, videoCallback(tasks[2].id, i === 0 ? 'succeed' : 'FAILURE'));
+			expect(foreign).toMatchObject({
+				status: 409,
+				json: { error: 'Task vid_not_in_this_batch is not part of this execution' },
+			});
+			const forged = await postJson(
+				hook,
+				videoCallback(tasks[2].id, i === 0 ? 'succeed' : 'FAILURE'),
+			);
 			expect(forged.status).toBe(409);
 		}
 		expect(Date.now()).toBeLessThan(Math.min(...tasks.map((t) => t.completeAt)));
@@ -196,15 +266,24 @@ describe('Wait for Callback with 20 items in queue mode (two webhook processors)
 		const countsBefore = [...cluster.balancer.counts];
 		const storm = tasks.flatMap((t) => [1, 2, 3].map(() => silentSim.callbackFor(t.id)));
 		const answers = await Promise.all(storm.map((payload) => postJson(hook, payload)));
-		const counts = answers.reduce((acc, a) => ({ ...acc, [a.status]: (acc[a.status] ?? 0) + 1 }), {});
-		console.log(`queue storm of ${answers.length} final callbacks answered: ${JSON.stringify(counts)}; per processor ${JSON.stringify(cluster.balancer.counts.map((n, i) => n - countsBefore[i]))}`);
+		const counts = answers.reduce(
+			(acc, a) => ({ ...acc, [a.status]: (acc[a.status] ?? 0) + 1 }),
+			{},
+		);
+		console.log(
+			`queue storm of ${answers.length} final callbacks answered: ${JSON.stringify(counts)}; per processor ${JSON.stringify(cluster.balancer.counts.map((n, i) => n - countsBefore[i]))}`,
+		);
 		for (const answer of answers) expect([200, 409]).toContain(answer.status);
 		expect(cluster.balancer.counts.every((n, i) => n - countsBefore[i] >= 20)).toBe(true);
 
-		const done = await tools.waitForStatus(stormWf.id, executionId, ['success', 'error'], { timeoutMs: 240000 });
+		const done = await tools.waitForStatus(stormWf.id, executionId, ['success', 'error'], {
+			timeoutMs: 240000,
+		});
 		expect(done.execution.status).toBe('success');
 		// Retries of the whole storm after the resume: refused by n8n on both processors.
-		const late = await Promise.all(tasks.slice(0, 4).map((t) => postJson(hook, silentSim.callbackFor(t.id))));
+		const late = await Promise.all(
+			tasks.slice(0, 4).map((t) => postJson(hook, silentSim.callbackFor(t.id))),
+		);
 		expect(late.map((a) => a.status)).toEqual([409, 409, 409, 409]);
 		await sleep(2000);
 		const execution = await tools.executionById(stormWf.id, executionId);
@@ -212,9 +291,13 @@ describe('Wait for Callback with 20 items in queue mode (two webhook processors)
 		expect(execution.runData[VIDEO_NODE]).toHaveLength(1);
 		expect(execution.runData[DONE_NODE]).toHaveLength(1);
 		const items = execution.runData[VIDEO_NODE][0].items;
-		expect(items.map((i) => [i.json.taskId, i.pairedItem])).toEqual(tasks.map((t, item) => [t.id, { item }]));
+		expect(items.map((i) => [i.json.taskId, i.pairedItem])).toEqual(
+			tasks.map((t, item) => [t.id, { item }]),
+		);
 		expect(items[11].binary.video.id).toMatch(/^database:/);
-		expect((await binaryFromMain(cluster.main.url, cookie, items[11].binary.video)).equals(mp4Bytes())).toBe(true);
+		expect(
+			(await binaryFromMain(cluster.main.url, cookie, items[11].binary.video)).equals(mp4Bytes()),
+		).toBe(true);
 		expect((await cluster.main.executions()).map((e) => e.id)).toEqual(before);
 		expect(enqueuedByWebhooks(executionId)).toHaveLength(2);
 		expect(startedOnWorker(executionId)).toHaveLength(2);
@@ -226,13 +309,17 @@ describe('Wait for Callback with 20 items in queue mode (two webhook processors)
 		const tasks = tasksByRow(sim, executionId, prompts);
 		// Every row reaches the node after the batch: the resumed execution ran to its end on a worker.
 		while (reports.length < prompts.length) await sleep(250);
-		expect(reports.map((r) => [r.row, r.taskId, r.state])).toEqual(tasks.map((t, row) => [row, t.id, 'succeeded']));
+		expect(reports.map((r) => [r.row, r.taskId, r.state])).toEqual(
+			tasks.map((t, row) => [row, t.id, 'succeeded']),
+		);
 		expect(startedOnWorker(executionId)).toHaveLength(2);
 		await sleep(1500);
 		expect(reports).toHaveLength(prompts.length);
 		// As configured, n8n keeps no record of the successful execution.
 		const record = await tools.executionById(noneWf.id, executionId);
-		console.log(`EXECUTIONS_DATA_SAVE_ON_SUCCESS=none: the finished execution's record is ${record ? record.status : 'gone'}`);
+		console.log(
+			`EXECUTIONS_DATA_SAVE_ON_SUCCESS=none: the finished execution's record is ${record ? record.status : 'gone'}`,
+		);
 		if (record) expect(record.status).not.toBe('waiting');
 	}, 300000);
 

@@ -19,13 +19,15 @@ export interface JsonSchema {
 	items?: JsonSchema;
 }
 
-type Json = string | number | boolean | null | Json[] | { [key: string]: Json } | IDataObject | undefined;
+type Json =
+	string | number | boolean | null | Json[] | { [key: string]: Json } | IDataObject | undefined;
 
 function typeOf(value: Json): JsonType | 'null' {
 	if (value === null || value === undefined) return 'null';
 	if (Array.isArray(value)) return 'array';
 	const type = typeof value;
-	if (type === 'string' || type === 'number' || type === 'boolean' || type === 'object') return type;
+	if (type === 'string' || type === 'number' || type === 'boolean' || type === 'object')
+		return type;
 	throw new Error(`not a JSON value: ${type}`);
 }
 
@@ -33,24 +35,32 @@ function typeOf(value: Json): JsonType | 'null' {
 function schemaOfValues(values: Json[], where: string): JsonSchema {
 	const present = values.filter((v) => typeOf(v) !== 'null');
 	if (present.length === 0) {
-		throw new Error(`${where} is null or missing in every sample: add a sample in which it has a value`);
+		throw new Error(
+			`${where} is null or missing in every sample: add a sample in which it has a value`,
+		);
 	}
 	const types = [...new Set(present.map(typeOf))] as JsonType[];
-	if (types.length > 1) throw new Error(`${where} has several types in the samples: ${types.join(', ')}`);
+	if (types.length > 1)
+		throw new Error(`${where} has several types in the samples: ${types.join(', ')}`);
 	const [type] = types;
 	if (type === 'object') {
 		const objects = present as Array<Record<string, Json>>;
 		const keys: string[] = [];
-		for (const object of objects) for (const key of Object.keys(object)) if (!keys.includes(key)) keys.push(key);
+		for (const object of objects)
+			for (const key of Object.keys(object)) if (!keys.includes(key)) keys.push(key);
 		const properties: Record<string, JsonSchema> = {};
 		for (const key of keys) {
-			properties[key] = schemaOfValues(objects.map((o) => o[key]), `${where}.${key}`);
+			properties[key] = schemaOfValues(
+				objects.map((o) => o[key]),
+				`${where}.${key}`,
+			);
 		}
 		return { type, properties };
 	}
 	if (type === 'array') {
 		const elements = (present as Json[][]).flat();
-		if (elements.length === 0) throw new Error(`${where} is an empty list in every sample: add one with elements`);
+		if (elements.length === 0)
+			throw new Error(`${where} is an empty list in every sample: add one with elements`);
 		return { type, items: schemaOfValues(elements, `${where}[]`) };
 	}
 	return { type };
@@ -69,7 +79,8 @@ export function fieldPaths(schema: JsonSchema, prefix = ''): string[] {
 		const path = prefix ? `${prefix}.${key}` : key;
 		paths.push(path);
 		if (child.type === 'object') paths.push(...fieldPaths(child, path));
-		if (child.type === 'array' && child.items?.type === 'object') paths.push(...fieldPaths(child.items, `${path}[]`));
+		if (child.type === 'array' && child.items?.type === 'object')
+			paths.push(...fieldPaths(child.items, `${path}[]`));
 	}
 	return paths;
 }

@@ -12,7 +12,13 @@ import { MediaGatewayStoryboard } from '../../nodes/MediaGatewayStoryboard/Media
 import { MediaGatewayVideo } from '../../nodes/MediaGatewayVideo/MediaGatewayVideo.node';
 import type { HarnessInputItem } from '../../dev/harness/runNode';
 import { callWebhook, type WebhookOptions } from '../trigger/fakes';
-import { imageFailure, imageSuccess, musicComplete, videoProcessing, videoSuccess } from '../trigger/samples';
+import {
+	imageFailure,
+	imageSuccess,
+	musicComplete,
+	videoProcessing,
+	videoSuccess,
+} from '../trigger/samples';
 import { API_KEY, PNG_BASE64, runGateway, type Simulator } from '../video/helpers';
 
 /** A run of one operation: its parameters and, when it reads binary data, its input items. */
@@ -35,7 +41,10 @@ export interface OperationSamples {
 const POLL_FAST = { pollIntervalSeconds: 0.1, waitTimeoutMinutes: 1 };
 const imageFile = (sim: Simulator) => `${sim.url}/files/images/schema-input.png`;
 const imageFromUrl = (sim: Simulator) => ({ imageSource: 'url', imageUrl: imageFile(sim) });
-const photoItem: HarnessInputItem = { json: {}, binary: { photo: { data: PNG_BASE64, mimeType: 'image/png', fileName: 'p.png' } } };
+const photoItem: HarnessInputItem = {
+	json: {},
+	binary: { photo: { data: PNG_BASE64, mimeType: 'image/png', fileName: 'p.png' } },
+};
 
 const image = new MediaGatewayImage();
 const video = new MediaGatewayVideo();
@@ -55,27 +64,50 @@ export const ACTION_SAMPLES: OperationSamples[] = [
 		nodeDir: 'MediaGatewayImage',
 		nodeType: image,
 		operation: 'generate',
-		runs: () => [{ variant: 'Generate', parameters: { operation: 'generate', prompt: 'A lighthouse at dawn' } }],
+		runs: () => [
+			{
+				variant: 'Generate',
+				parameters: { operation: 'generate', prompt: 'A lighthouse at dawn' },
+			},
+		],
 	},
 	{
 		nodeDir: 'MediaGatewayImage',
 		nodeType: image,
 		operation: 'edit',
-		runs: (sim) => [{ variant: 'Edit', parameters: { operation: 'edit', prompt: 'Add a hat', ...imageFromUrl(sim) } }],
+		runs: (sim) => [
+			{
+				variant: 'Edit',
+				parameters: { operation: 'edit', prompt: 'Add a hat', ...imageFromUrl(sim) },
+			},
+		],
 	},
 	{
 		nodeDir: 'MediaGatewayImage',
 		nodeType: image,
 		operation: 'remix',
 		runs: (sim) => [
-			{ variant: 'Remix', parameters: { operation: 'remix', prompt: 'At night', imageWeight: 60, ...imageFromUrl(sim) } },
+			{
+				variant: 'Remix',
+				parameters: {
+					operation: 'remix',
+					prompt: 'At night',
+					imageWeight: 60,
+					...imageFromUrl(sim),
+				},
+			},
 		],
 	},
 	{
 		nodeDir: 'MediaGatewayImage',
 		nodeType: image,
 		operation: 'reframe',
-		runs: (sim) => [{ variant: 'Reframe', parameters: { operation: 'reframe', resolution: '1536x640', ...imageFromUrl(sim) } }],
+		runs: (sim) => [
+			{
+				variant: 'Reframe',
+				parameters: { operation: 'reframe', resolution: '1536x640', ...imageFromUrl(sim) },
+			},
+		],
 	},
 	{
 		nodeDir: 'MediaGatewayImage',
@@ -84,7 +116,12 @@ export const ACTION_SAMPLES: OperationSamples[] = [
 		runs: () => [
 			{
 				variant: 'Replace Background',
-				parameters: { operation: 'replaceBackground', prompt: 'A beach', imageSource: 'binary', imageBinaryField: 'photo' },
+				parameters: {
+					operation: 'replaceBackground',
+					prompt: 'A beach',
+					imageSource: 'binary',
+					imageBinaryField: 'photo',
+				},
 				input: [photoItem],
 			},
 		],
@@ -108,20 +145,36 @@ export const ACTION_SAMPLES: OperationSamples[] = [
 		nodeDir: 'MediaGatewayVideo',
 		nodeType: video,
 		operation: 'createUnified',
-		runs: () => taskVariants({ operation: 'createUnified', model: 'vidmodel', prompt: 'A lighthouse at dusk', aspectRatio: '16:9' }),
+		runs: () =>
+			taskVariants({
+				operation: 'createUnified',
+				model: 'vidmodel',
+				prompt: 'A lighthouse at dusk',
+				aspectRatio: '16:9',
+			}),
 	},
 	{
 		nodeDir: 'MediaGatewayVideo',
 		nodeType: video,
 		operation: 'get',
 		// The task id comes from a create run made just before (see runTaskIdRuns).
-		runs: () => [{ variant: 'Get Task (finished)', parameters: { operation: 'get', taskId: '={{ $json.taskId }}' } }],
+		runs: () => [
+			{
+				variant: 'Get Task (finished)',
+				parameters: { operation: 'get', taskId: '={{ $json.taskId }}' },
+			},
+		],
 	},
 	{
 		nodeDir: 'MediaGatewayVideo',
 		nodeType: video,
 		operation: 'wait',
-		runs: () => [{ variant: 'Wait for Task', parameters: { operation: 'wait', taskId: '={{ $json.taskId }}', ...POLL_FAST } }],
+		runs: () => [
+			{
+				variant: 'Wait for Task',
+				parameters: { operation: 'wait', taskId: '={{ $json.taskId }}', ...POLL_FAST },
+			},
+		],
 	},
 	{
 		nodeDir: 'MediaGatewayStoryboard',
@@ -131,7 +184,12 @@ export const ACTION_SAMPLES: OperationSamples[] = [
 			taskVariants({
 				operation: 'create',
 				scenesInput: 'list',
-				scenes: { scene: [{ prompt: 'A door opens', duration: 2 }, { prompt: 'A cat walks in', duration: 3 }] },
+				scenes: {
+					scene: [
+						{ prompt: 'A door opens', duration: 2 },
+						{ prompt: 'A cat walks in', duration: 3 },
+					],
+				},
 				model: 'vidmodel',
 				size: '1280x720',
 			}),
@@ -158,7 +216,10 @@ export const ACTION_SAMPLES: OperationSamples[] = [
 const NEEDS_TASK = new Set(['get', 'wait']);
 
 /** Output items of every run of one operation; throws when a run fails. */
-export async function collectSamples(sim: Simulator, samples: OperationSamples): Promise<IDataObject[]> {
+export async function collectSamples(
+	sim: Simulator,
+	samples: OperationSamples,
+): Promise<IDataObject[]> {
 	const items: IDataObject[] = [];
 	for (const run of samples.runs(sim)) {
 		let input = run.input;
@@ -171,14 +232,18 @@ export async function collectSamples(sim: Simulator, samples: OperationSamples):
 				completion: 'poll',
 				...POLL_FAST,
 			});
-			if (created.error) throw new Error(`creating a task for ${run.variant} failed: ${created.error.message}`);
+			if (created.error)
+				throw new Error(`creating a task for ${run.variant} failed: ${created.error.message}`);
 			input = [{ json: { taskId: created.items[0].json.taskId as string } }];
 		}
 		const result = await runGateway(sim, samples.nodeType, run.parameters, { input });
 		if (result.error) {
-			throw new Error(`${samples.nodeDir} ${run.variant} failed: ${result.error.message} ${result.error.description ?? ''}`);
+			throw new Error(
+				`${samples.nodeDir} ${run.variant} failed: ${result.error.message} ${result.error.description ?? ''}`,
+			);
 		}
-		if (result.items.length === 0) throw new Error(`${samples.nodeDir} ${run.variant} output no item`);
+		if (result.items.length === 0)
+			throw new Error(`${samples.nodeDir} ${run.variant} output no item`);
 		items.push(...result.items.map((item) => item.json));
 	}
 	return items;
@@ -201,17 +266,25 @@ export async function triggerSamples(sim: Simulator): Promise<IDataObject[]> {
 	if (created.error) throw new Error(`creating a task to confirm failed: ${created.error.message}`);
 	const confirmed = { ...videoSuccess(), id: String(created.items[0].json.taskId) };
 	const calls: Array<{ body: IDataObject; options: WebhookOptions }> = [
-		...[imageSuccess(), imageFailure(), videoSuccess(), videoProcessing(), musicComplete()].map((body) => ({
-			body: body as IDataObject,
-			options: { parameters: { finalOnly: false } },
-		})),
-		{ body: confirmed, options: { parameters: { finalOnly: false }, gateway: { baseUrl: sim.url, apiKey: API_KEY } } },
+		...[imageSuccess(), imageFailure(), videoSuccess(), videoProcessing(), musicComplete()].map(
+			(body) => ({
+				body: body as IDataObject,
+				options: { parameters: { finalOnly: false } },
+			}),
+		),
+		{
+			body: confirmed,
+			options: { parameters: { finalOnly: false }, gateway: { baseUrl: sim.url, apiKey: API_KEY } },
+		},
 	];
 	const items: IDataObject[] = [];
 	for (const { body, options } of calls) {
 		const call = await callWebhook({ body }, options);
 		const json = call.result.workflowData?.[0]?.[0]?.json;
-		if (!json) throw new Error(`the trigger started nothing for a ${String(body.status)} callback: ${JSON.stringify(call.res.body)}`);
+		if (!json)
+			throw new Error(
+				`the trigger started nothing for a ${String(body.status)} callback: ${JSON.stringify(call.res.body)}`,
+			);
 		items.push(json);
 	}
 	return items;
@@ -219,6 +292,8 @@ export async function triggerSamples(sim: Simulator): Promise<IDataObject[]> {
 
 /** The values of a node's `operation` parameter (every one needs a schema). */
 export function operationValues(nodeType: INodeType): string[] {
-	const property = nodeType.description.properties.find((p: INodeProperties) => p.name === 'operation');
+	const property = nodeType.description.properties.find(
+		(p: INodeProperties) => p.name === 'operation',
+	);
 	return (property?.options ?? []).map((option) => String((option as { value: unknown }).value));
 }

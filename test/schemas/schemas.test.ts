@@ -7,7 +7,15 @@
  * The trigger has no operation parameter: its schema is output.json, the name n8n-core's schema
  * lookup falls back to for such nodes.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+	existsSync,
+	mkdirSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	statSync,
+	writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import type { IDataObject, INodeType } from 'n8n-workflow';
 
@@ -27,7 +35,13 @@ function versionDir(nodeType: INodeType): string {
 }
 
 function schemaFile(nodeDir: string, nodeType: INodeType, operation: string | undefined): string {
-	return path.join(NODES_DIR, nodeDir, '__schema__', versionDir(nodeType), `${operation ?? 'output'}.json`);
+	return path.join(
+		NODES_DIR,
+		nodeDir,
+		'__schema__',
+		versionDir(nodeType),
+		`${operation ?? 'output'}.json`,
+	);
 }
 
 function serialise(schema: JsonSchema): string {
@@ -42,7 +56,8 @@ function checkSchemaFile(file: string, derived: JsonSchema) {
 		writeFileSync(file, serialise(derived));
 		return;
 	}
-	if (!existsSync(file)) throw new Error(`${relative} is missing: run UPDATE_SCHEMAS=1 npx jest test/schemas`);
+	if (!existsSync(file))
+		throw new Error(`${relative} is missing: run UPDATE_SCHEMAS=1 npx jest test/schemas`);
 	const shipped = JSON.parse(readFileSync(file, 'utf8')) as JsonSchema;
 	try {
 		expect(shipped).toEqual(derived);
@@ -59,7 +74,11 @@ function listJsonFiles(dir: string): string[] {
 	if (!existsSync(dir)) return [];
 	return readdirSync(dir).flatMap((name) => {
 		const full = path.join(dir, name);
-		return statSync(full).isDirectory() ? listJsonFiles(full) : name.endsWith('.json') ? [full] : [];
+		return statSync(full).isDirectory()
+			? listJsonFiles(full)
+			: name.endsWith('.json')
+				? [full]
+				: [];
 	});
 }
 
@@ -75,12 +94,15 @@ afterAll(async () => {
 });
 
 describe('shipped output schemas match what the operations output', () => {
-	test.each(ACTION_SAMPLES.map((s) => [`${s.nodeDir} → ${s.operation}`, s] as const))('%s', async (_name, samples) => {
-		const items = await collectSamples(sim, samples);
-		const file = schemaFile(samples.nodeDir, samples.nodeType, samples.operation);
-		written.add(file);
-		checkSchemaFile(file, schemaOfItems(items, `${samples.nodeDir} ${samples.operation}`));
-	});
+	test.each(ACTION_SAMPLES.map((s) => [`${s.nodeDir} → ${s.operation}`, s] as const))(
+		'%s',
+		async (_name, samples) => {
+			const items = await collectSamples(sim, samples);
+			const file = schemaFile(samples.nodeDir, samples.nodeType, samples.operation);
+			written.add(file);
+			checkSchemaFile(file, schemaOfItems(items, `${samples.nodeDir} ${samples.operation}`));
+		},
+	);
 
 	test('MediaGatewayTrigger → output', async () => {
 		const trigger = new MediaGatewayTrigger();
@@ -94,7 +116,9 @@ describe('shipped output schemas match what the operations output', () => {
 		for (const nodeDir of nodeDirs.filter((d) => d !== 'MediaGatewayTrigger')) {
 			const samples = ACTION_SAMPLES.filter((s) => s.nodeDir === nodeDir);
 			expect(samples.length).toBeGreaterThan(0);
-			expect(samples.map((s) => s.operation).sort()).toEqual(operationValues(samples[0].nodeType).sort());
+			expect(samples.map((s) => s.operation).sort()).toEqual(
+				operationValues(samples[0].nodeType).sort(),
+			);
 		}
 		const shipped = nodeDirs.flatMap((d) => listJsonFiles(path.join(NODES_DIR, d, '__schema__')));
 		const stale = shipped.filter((file) => !written.has(file));
@@ -105,12 +129,22 @@ describe('shipped output schemas match what the operations output', () => {
 
 describe('the schemas list the fields users map', () => {
 	const read = (nodeDir: string, file: string) =>
-		JSON.parse(readFileSync(path.join(NODES_DIR, nodeDir, '__schema__', 'v1.0.0', file), 'utf8')) as JsonSchema;
+		JSON.parse(
+			readFileSync(path.join(NODES_DIR, nodeDir, '__schema__', 'v1.0.0', file), 'utf8'),
+		) as JsonSchema;
 
 	test('image operations: url, seed, width, height, isImageSafe', () => {
 		for (const op of ['generate', 'edit', 'remix', 'reframe', 'replaceBackground']) {
 			expect(fieldPaths(read('MediaGatewayImage', `${op}.json`))).toEqual(
-				expect.arrayContaining(['url', 'prompt', 'seed', 'width', 'height', 'isImageSafe', 'createdAt']),
+				expect.arrayContaining([
+					'url',
+					'prompt',
+					'seed',
+					'width',
+					'height',
+					'isImageSafe',
+					'createdAt',
+				]),
 			);
 		}
 	});
@@ -124,7 +158,16 @@ describe('the schemas list the fields users map', () => {
 			['MediaGatewayStoryboard', 'create'],
 		]) {
 			expect(fieldPaths(read(nodeDir, `${op}.json`))).toEqual(
-				expect.arrayContaining(['taskId', 'state', 'status', 'video', 'video.url', 'video.duration', 'video.width', 'video.height']),
+				expect.arrayContaining([
+					'taskId',
+					'state',
+					'status',
+					'video',
+					'video.url',
+					'video.duration',
+					'video.width',
+					'video.height',
+				]),
 			);
 		}
 	});
@@ -132,7 +175,17 @@ describe('the schemas list the fields users map', () => {
 	test('trigger: kind, taskId, state, resultUrl, failReason, payload', () => {
 		const paths = fieldPaths(read('MediaGatewayTrigger', 'output.json'));
 		expect(paths).toEqual(
-			expect.arrayContaining(['kind', 'taskId', 'status', 'state', 'progress', 'resultUrl', 'coverUrl', 'failReason', 'payload']),
+			expect.arrayContaining([
+				'kind',
+				'taskId',
+				'status',
+				'state',
+				'progress',
+				'resultUrl',
+				'coverUrl',
+				'failReason',
+				'payload',
+			]),
 		);
 	});
 

@@ -46,7 +46,8 @@ function decodePng(png) {
 	}
 	const raw = zlib.inflateSync(Buffer.concat(idat));
 	const pixels = Buffer.alloc(width * height * 4);
-	for (let y = 0; y < height; y++) raw.copy(pixels, y * width * 4, y * (width * 4 + 1) + 1, (y + 1) * (width * 4 + 1));
+	for (let y = 0; y < height; y++)
+		raw.copy(pixels, y * width * 4, y * (width * 4 + 1) + 1, (y + 1) * (width * 4 + 1));
 	return { width, height, pixels };
 }
 
@@ -79,7 +80,8 @@ describe('pictures', () => {
 		const { width, height, pixels } = decodePng(a.file);
 		let white = 0;
 		for (let y = Math.floor(height * 0.8); y < height; y++) {
-			for (let x = 0; x < width; x++) if (pixels.readUInt32BE((y * width + x) * 4) === 0xffffffff) white++;
+			for (let x = 0; x < width; x++)
+				if (pixels.readUInt32BE((y * width + x) * 4) === 0xffffffff) white++;
 		}
 		expect(white).toBeGreaterThan(200);
 	});
@@ -98,7 +100,9 @@ describe('videos', () => {
 			headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
 			body: JSON.stringify({ model: 'vidmodel', prompt: 'waves', aspect_ratio: '16:9' }),
 		}).then((r) => r.json());
-		const file = Buffer.from(await (await fetch(`${sim.url}/files/videos/${created.id}.mp4`)).arrayBuffer());
+		const file = Buffer.from(
+			await (await fetch(`${sim.url}/files/videos/${created.id}.mp4`)).arrayBuffer(),
+		);
 		expect(file.length).toBe(DEFAULT_VIDEO_BYTES);
 		expect(file.subarray(0, CLIP.length).equals(CLIP)).toBe(true);
 		expect(file.toString('latin1', CLIP.length + 4, CLIP.length + 8)).toBe('free');
@@ -109,7 +113,9 @@ describe('videos', () => {
 	});
 
 	test('larger files keep the clip in front, so they play too', async () => {
-		const file = Buffer.from(await (await fetch(`${sim.url}/files/videos/vid_any.mp4?bytes=100000`)).arrayBuffer());
+		const file = Buffer.from(
+			await (await fetch(`${sim.url}/files/videos/vid_any.mp4?bytes=100000`)).arrayBuffer(),
+		);
 		expect(file.length).toBe(100000);
 		expect(file.subarray(0, CLIP.length).equals(CLIP)).toBe(true);
 		expect(file.readUInt32BE(CLIP.length)).toBe(100000 - CLIP.length);

@@ -16,19 +16,35 @@ import { json, type Origin, redirect, startOrigin } from './origins';
 const { makePng, mp4Bytes } = require('../../dev/simulator');
 
 const API_KEY = 'mgw-transport-key-5c1e9a77d0b2';
-const PNG: Buffer = (makePng as (w: number, h: number, pixel: () => number[]) => Buffer)(2, 2, () => [0, 128, 255, 255]);
+const PNG: Buffer = (makePng as (w: number, h: number, pixel: () => number[]) => Buffer)(
+	2,
+	2,
+	() => [0, 128, 255, 255],
+);
 const MP4: Buffer = (mp4Bytes as (total: number) => Buffer)(4096);
-const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16]), Buffer.from('JFIF\0'), Buffer.alloc(200, 7)]);
-const SVG = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><rect width="10" height="10"/></svg>');
+const JPEG = Buffer.concat([
+	Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16]),
+	Buffer.from('JFIF\0'),
+	Buffer.alloc(200, 7),
+]);
+const SVG = Buffer.from(
+	'<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><rect width="10" height="10"/></svg>',
+);
 
 let gateway: Origin;
 let cdn: Origin;
 let sidePort: Origin;
 /** The retry policy every node of this file is constructed with (short backoff). */
-let retryPolicy: { -readonly [K in keyof RetryPolicy]: RetryPolicy[K] } = { ...DEFAULT_RETRY_POLICY };
+let retryPolicy: { -readonly [K in keyof RetryPolicy]: RetryPolicy[K] } = {
+	...DEFAULT_RETRY_POLICY,
+};
 
 beforeAll(async () => {
-	[gateway, cdn, sidePort] = await Promise.all([startOrigin('127.0.0.1'), startOrigin('127.0.0.2'), startOrigin('127.0.0.1')]);
+	[gateway, cdn, sidePort] = await Promise.all([
+		startOrigin('127.0.0.1'),
+		startOrigin('127.0.0.2'),
+		startOrigin('127.0.0.1'),
+	]);
 });
 afterAll(async () => {
 	await Promise.all([gateway.close(), cdn.close(), sidePort.close()]);
@@ -68,19 +84,32 @@ async function runVideo(parameters: INodeParameters, extra: Partial<RunNodeOptio
 /** The gateway answers Generate with one image at `url`. */
 function generateAnswers(url: string): void {
 	gateway.route(GENERATE, (_req, res) =>
-		json(res, 200, { created: 1700000000, data: [{ url, prompt: 'a lighthouse', resolution: '2x2', is_image_safe: true, seed: 7 }] }),
+		json(res, 200, {
+			created: 1700000000,
+			data: [{ url, prompt: 'a lighthouse', resolution: '2x2', is_image_safe: true, seed: 7 }],
+		}),
 	);
 }
 
-function serveFile(origin: Origin, path: string, bytes: Buffer, contentType: string, requireNoAuth = false): void {
+function serveFile(
+	origin: Origin,
+	path: string,
+	bytes: Buffer,
+	contentType: string,
+	requireNoAuth = false,
+): void {
 	origin.route(path, (req, res) => {
 		// Like a signed CDN URL: a request carrying any Authorization header is refused.
-		if (requireNoAuth && req.headers.authorization) return json(res, 403, { error: 'unexpected Authorization' });
-		res.writeHead(200, { 'content-type': contentType, 'content-length': String(bytes.length) }).end(bytes);
+		if (requireNoAuth && req.headers.authorization)
+			return json(res, 403, { error: 'unexpected Authorization' });
+		res
+			.writeHead(200, { 'content-type': contentType, 'content-length': String(bytes.length) })
+			.end(bytes);
 	});
 }
 
-const sawKey = (origin: Origin) => origin.requests.filter((request) => request.authorization !== undefined);
+const sawKey = (origin: Origin) =>
+	origin.requests.filter((request) => request.authorization !== undefined);
 
 function everythingText(value: unknown): string {
 	return JSON.stringify(value);
@@ -96,7 +125,10 @@ describe('the API key goes only to the Base URL origin', () => {
 		expect(result.error).toBeUndefined();
 		expect((await result.binaryBuffer(result.items[0], 'data')).equals(PNG)).toBe(true);
 		// The gateway got the key for its API call and for its own file; the CDN got nothing.
-		expect(gateway.requests.map((request) => request.authorization)).toEqual([`Bearer ${API_KEY}`, `Bearer ${API_KEY}`]);
+		expect(gateway.requests.map((request) => request.authorization)).toEqual([
+			`Bearer ${API_KEY}`,
+			`Bearer ${API_KEY}`,
+		]);
 		expect(cdn.requests).toHaveLength(1);
 		expect(sawKey(cdn)).toEqual([]);
 	});
@@ -112,8 +144,14 @@ describe('the API key goes only to the Base URL origin', () => {
 		const result = await runImage({});
 		expect(result.error).toBeUndefined();
 		expect(result.items[0].binary?.data.mimeType).toBe('image/png');
-		expect(gateway.requests.map((request) => request.path)).toEqual([GENERATE, '/files/a.png', '/files/b.png']);
-		expect(gateway.requests.every((request) => request.authorization === `Bearer ${API_KEY}`)).toBe(true);
+		expect(gateway.requests.map((request) => request.path)).toEqual([
+			GENERATE,
+			'/files/a.png',
+			'/files/b.png',
+		]);
+		expect(gateway.requests.every((request) => request.authorization === `Bearer ${API_KEY}`)).toBe(
+			true,
+		);
 		expect(cdn.requests.map((request) => request.path)).toEqual(['/hop1', '/final.png']);
 		expect(sawKey(cdn)).toEqual([]);
 		// Same host, another port: another origin, so no key either.
@@ -132,7 +170,9 @@ describe('the API key goes only to the Base URL origin', () => {
 	it('an API call redirected to another origin is refused: the other origin gets no request at all', async () => {
 		gateway.route(GENERATE, (_req, res) => redirect(res, `${cdn.url}${GENERATE}`, 307));
 		const result = await runImage({});
-		expect(result.error?.message).toBe(`The gateway redirected POST ${GENERATE} to another address (${cdn.url})`);
+		expect(result.error?.message).toBe(
+			`The gateway redirected POST ${GENERATE} to another address (${cdn.url})`,
+		);
 		expect(result.error?.description).toContain(`only ever sent to the Base URL (${gateway.url})`);
 		expect(cdn.requests).toEqual([]);
 		// Not retried either: a redirect is an answer, not a failure.
@@ -140,19 +180,28 @@ describe('the API key goes only to the Base URL origin', () => {
 	});
 
 	it('a task read redirected to the same host on another port is refused too', async () => {
-		gateway.route('/v1/videos/task-1', (_req, res) => redirect(res, `${sidePort.url}/v1/videos/task-1`));
+		gateway.route('/v1/videos/task-1', (_req, res) =>
+			redirect(res, `${sidePort.url}/v1/videos/task-1`),
+		);
 		const result = await runVideo({ operation: 'get', taskId: 'task-1' });
-		expect(result.error?.message).toBe(`The gateway redirected GET /v1/videos/task-1 to another address (${sidePort.url})`);
+		expect(result.error?.message).toBe(
+			`The gateway redirected GET /v1/videos/task-1 to another address (${sidePort.url})`,
+		);
 		expect(sidePort.requests).toEqual([]);
 	});
 
 	it('a same-origin API redirect is followed, with the key', async () => {
 		gateway.route('/v1/videos/task-2', (_req, res) => redirect(res, '/v2/videos/task-2', 308));
-		gateway.route('/v2/videos/task-2', (_req, res) => json(res, 200, { id: 'task-2', status: 'processing' }));
+		gateway.route('/v2/videos/task-2', (_req, res) =>
+			json(res, 200, { id: 'task-2', status: 'processing' }),
+		);
 		const result = await runVideo({ operation: 'get', taskId: 'task-2' });
 		expect(result.error).toBeUndefined();
 		expect(result.items[0].json).toMatchObject({ taskId: 'task-2', state: 'running' });
-		expect(gateway.requests.map((request) => request.authorization)).toEqual([`Bearer ${API_KEY}`, `Bearer ${API_KEY}`]);
+		expect(gateway.requests.map((request) => request.authorization)).toEqual([
+			`Bearer ${API_KEY}`,
+			`Bearer ${API_KEY}`,
+		]);
 	});
 
 	it('a POST answered with 302 is not turned into a GET', async () => {
@@ -203,7 +252,9 @@ describe('download limits', () => {
 			res.end();
 		});
 		const result = await runImage({ options: { maxDownloadSizeMb: 1 } });
-		expect(result.error?.message).toBe(`The file at ${cdn.url.slice(7)} is larger than the download limit of 1 MB`);
+		expect(result.error?.message).toBe(
+			`The file at ${cdn.url.slice(7)} is larger than the download limit of 1 MB`,
+		);
 		expect(result.error?.description).toMatch(/The download was stopped at 1(\.\d)? MiB/);
 		expect(result.error?.description).toContain('Max Download Size (MB)');
 		// The node hung up: the server could not send the rest (loopback buffers hold a few MB at most).
@@ -214,12 +265,17 @@ describe('download limits', () => {
 	it('refuses at once a file whose Content-Length is over the limit', async () => {
 		generateAnswers(`${cdn.url}/announced.png`);
 		cdn.route('/announced.png', (_req, res) => {
-			res.writeHead(200, { 'content-type': 'image/png', 'content-length': String(5 * 1024 * 1024) });
+			res.writeHead(200, {
+				'content-type': 'image/png',
+				'content-length': String(5 * 1024 * 1024),
+			});
 			res.write(PNG.subarray(0, 16));
 			// Never sends the rest: the node must not wait for it.
 		});
 		const result = await runImage({ options: { maxDownloadSizeMb: 2 } });
-		expect(result.error?.message).toBe(`The file at ${cdn.url.slice(7)} is larger than the download limit of 2 MB`);
+		expect(result.error?.message).toBe(
+			`The file at ${cdn.url.slice(7)} is larger than the download limit of 2 MB`,
+		);
 		expect(result.error?.description).toContain('before it started');
 	});
 
@@ -236,7 +292,9 @@ describe('download limits', () => {
 		});
 		const started = Date.now();
 		const result = await runImage({ options: { downloadTimeLimitSeconds: 1 } });
-		expect(result.error?.message).toBe(`The download from ${cdn.url.slice(7)} did not finish within the download time limit of 1 s`);
+		expect(result.error?.message).toBe(
+			`The download from ${cdn.url.slice(7)} did not finish within the download time limit of 1 s`,
+		);
 		expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
 		expect(cdn.abortedResponses).toBe(1);
 	});
@@ -253,23 +311,34 @@ describe('downloaded files are what the operation produces', () => {
 		generateAnswers(`${cdn.url}/picture.svg`);
 		serveFile(cdn, '/picture.svg', SVG, 'image/svg+xml');
 		const result = await runImage({});
-		expect(result.error?.message).toBe(`The file at ${cdn.url.slice(7)} is not an image (an SVG document)`);
+		expect(result.error?.message).toBe(
+			`The file at ${cdn.url.slice(7)} is not an image (an SVG document)`,
+		);
 		expect(result.error?.description).toContain('the server said "image/svg+xml"');
 		expect(result.items).toEqual([]);
 	});
 
 	it('refuses an HTML page that claims to be image/png', async () => {
 		generateAnswers(`${cdn.url}/fake.png`);
-		serveFile(cdn, '/fake.png', Buffer.from('<!DOCTYPE html><html><body>login</body></html>'), 'image/png');
+		serveFile(
+			cdn,
+			'/fake.png',
+			Buffer.from('<!DOCTYPE html><html><body>login</body></html>'),
+			'image/png',
+		);
 		const result = await runImage({});
-		expect(result.error?.message).toBe(`The file at ${cdn.url.slice(7)} is not an image (an HTML page)`);
+		expect(result.error?.message).toBe(
+			`The file at ${cdn.url.slice(7)} is not an image (an HTML page)`,
+		);
 	});
 
 	it('refuses a video file as the result of an image operation', async () => {
 		generateAnswers(`${cdn.url}/clip.png`);
 		serveFile(cdn, '/clip.png', MP4, 'image/png');
 		const result = await runImage({});
-		expect(result.error?.message).toBe(`The file at ${cdn.url.slice(7)} is not an image (video/mp4)`);
+		expect(result.error?.message).toBe(
+			`The file at ${cdn.url.slice(7)} is not an image (video/mp4)`,
+		);
 	});
 
 	it('stores what the bytes are (a JPEG sent as octet-stream) under a sanitised file name with the right extension', async () => {
@@ -297,7 +366,9 @@ describe('downloaded files are what the operation produces', () => {
 describe('answers that are not JSON objects', () => {
 	it('an HTML page behind a 200 is an error naming the Base URL, not one item per character', async () => {
 		gateway.route(GENERATE, (_req, res) => {
-			res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Please sign in</body></html>');
+			res
+				.writeHead(200, { 'content-type': 'text/html' })
+				.end('<html><body>Please sign in</body></html>');
 		});
 		const result = await runImage({}, { continueOnFail: true });
 		expect(result.items).toHaveLength(1);
@@ -312,15 +383,24 @@ describe('answers that are not JSON objects', () => {
 		gateway.route('/v1/videos/t-html', (_req, res) => {
 			res.writeHead(200, { 'content-type': 'text/html' }).end('<html>maintenance</html>');
 		});
-		const result = await runVideo({ operation: 'wait', taskId: 't-html', pollIntervalSeconds: 0.1, waitTimeoutMinutes: 15 });
-		expect(result.error?.message).toBe(`The gateway at ${gateway.url} answered GET /v1/videos/t-html with something that is not JSON (text/html)`);
+		const result = await runVideo({
+			operation: 'wait',
+			taskId: 't-html',
+			pollIntervalSeconds: 0.1,
+			waitTimeoutMinutes: 15,
+		});
+		expect(result.error?.message).toBe(
+			`The gateway at ${gateway.url} answered GET /v1/videos/t-html with something that is not JSON (text/html)`,
+		);
 		expect(gateway.requests).toHaveLength(1);
 	});
 
 	it('JSON that is not an object (an array, a string) is refused as well', async () => {
 		gateway.route(GENERATE, (_req, res) => json(res, 200, 'ok'));
 		const result = await runImage({});
-		expect(result.error?.message).toBe(`The gateway at ${gateway.url} answered POST ${GENERATE} with JSON that is not an object`);
+		expect(result.error?.message).toBe(
+			`The gateway at ${gateway.url} answered POST ${GENERATE} with JSON that is not an object`,
+		);
 	});
 
 	it('an answer larger than 4 MiB is cut off and refused', async () => {
@@ -334,7 +414,9 @@ describe('answers that are not JSON objects', () => {
 			pump();
 		});
 		const result = await runVideo({ operation: 'get', taskId: 'huge' });
-		expect(result.error?.message).toBe(`The gateway at ${gateway.url} sent an answer larger than 4 MiB to GET /v1/videos/huge`);
+		expect(result.error?.message).toBe(
+			`The gateway at ${gateway.url} sent an answer larger than 4 MiB to GET /v1/videos/huge`,
+		);
 	});
 });
 
@@ -346,7 +428,9 @@ describe('task ids and echoed secrets', () => {
 	});
 
 	it('sends an encoded dot segment as an ordinary id (it cannot climb the path)', async () => {
-		gateway.route('/v1/videos/%252e%252e', (_req, res) => json(res, 404, { error: { message: 'no such task' } }));
+		gateway.route('/v1/videos/%252e%252e', (_req, res) =>
+			json(res, 404, { error: { message: 'no such task' } }),
+		);
 		const result = await runVideo({ operation: 'get', taskId: '%2e%2e' });
 		expect(result.error?.httpCode).toBe('404');
 		expect(gateway.requests.map((request) => request.path)).toEqual(['/v1/videos/%252e%252e']);
@@ -360,7 +444,12 @@ describe('task ids and echoed secrets', () => {
 				id: 'vid-echo',
 				status: 'NOT_START',
 				notifyHook: sent.notifyHook,
-				meta: { notify_hook: resumeUrl, note: `resume at ${resumeUrl}`, auth: `Authorization: Bearer ${API_KEY}`, raw: API_KEY },
+				meta: {
+					notify_hook: resumeUrl,
+					note: `resume at ${resumeUrl}`,
+					auth: `Authorization: Bearer ${API_KEY}`,
+					raw: API_KEY,
+				},
 			});
 		});
 		const callbackUrl = 'https://n8n.example.com/webhook/abc/media-gateway';
@@ -379,7 +468,10 @@ describe('task ids and echoed secrets', () => {
 		expect(output).not.toContain(callbackUrl);
 		expect(output).not.toContain('s3cr3t-signature-value');
 		expect(output).not.toContain(API_KEY);
-		expect(result.items[0].json).toMatchObject({ taskId: 'vid-echo', meta: { note: expect.stringContaining('signature=***') } });
+		expect(result.items[0].json).toMatchObject({
+			taskId: 'vid-echo',
+			meta: { note: expect.stringContaining('signature=***') },
+		});
 		expect(result.items[0].json).not.toHaveProperty('notifyHook');
 	});
 });
@@ -391,7 +483,8 @@ describe('Retry-After over HTTP', () => {
 		const times: number[] = [];
 		gateway.route(GENERATE, (_req, res) => {
 			times.push(Date.now());
-			if (times.length === 1) return json(res, 429, { error: { message: 'slow down' } }, { 'retry-after': '-1' });
+			if (times.length === 1)
+				return json(res, 429, { error: { message: 'slow down' } }, { 'retry-after': '-1' });
 			json(res, 200, { created: 1, data: [{ url: `${cdn.url}/ok.png`, seed: 1 }] });
 		});
 		serveFile(cdn, '/ok.png', PNG, 'image/png');
@@ -405,7 +498,9 @@ describe('Retry-After over HTTP', () => {
 		gateway.route(GENERATE, (_req, res) => json(res, 429, {}, { 'retry-after': '3600' }));
 		const result = await runImage({});
 		expect(result.error?.message).toBe('The gateway is rate limiting requests (HTTP 429)');
-		expect(result.error?.description).toContain('The gateway asks to wait 3600 s, longer than this node waits (30 s)');
+		expect(result.error?.description).toContain(
+			'The gateway asks to wait 3600 s, longer than this node waits (30 s)',
+		);
 		expect(gateway.requests).toHaveLength(1);
 	});
 });
@@ -413,7 +508,9 @@ describe('Retry-After over HTTP', () => {
 describe('a failing item never hides the tasks other items created', () => {
 	function videoGateway(rateLimited: string) {
 		let next = 0;
-		gateway.route('/v1/videos', (_req, res) => json(res, 200, { id: `task-${next++}`, status: 'NOT_START' }));
+		gateway.route('/v1/videos', (_req, res) =>
+			json(res, 200, { id: `task-${next++}`, status: 'NOT_START' }),
+		);
 		for (const id of ['task-0', 'task-1', 'task-2']) {
 			gateway.route(`/v1/videos/${id}`, (_req, res) =>
 				id === rateLimited
@@ -432,35 +529,57 @@ describe('a failing item never hides the tasks other items created', () => {
 		pollIntervalSeconds: 0.1,
 		waitTimeoutMinutes: 5,
 	};
-	const input = [{ json: { prompt: 'one' } }, { json: { prompt: 'two' } }, { json: { prompt: 'three' } }];
+	const input = [
+		{ json: { prompt: 'one' } },
+		{ json: { prompt: 'two' } },
+		{ json: { prompt: 'three' } },
+	];
 
 	it('without Continue On Fail, one 429 with a long Retry-After while polling: the error names all three created tasks', async () => {
 		videoGateway('task-1');
 		const result = await runVideo(create, { input });
 		expect(result.error?.message).toBe('The gateway is rate limiting requests (HTTP 429)');
 		const description = String(result.error?.description);
-		expect(description).toContain('Tasks this node already created on the gateway keep running there and may be billed');
+		expect(description).toContain(
+			'Tasks this node already created on the gateway keep running there and may be billed',
+		);
 		for (const id of ['task-0', 'task-1', 'task-2']) expect(description).toContain(id);
 		expect(description).toMatch(/item 0: task-\d; item 1: task-\d; item 2: task-\d/);
 	});
 
 	it('under Continue On Fail, the failed item carries its task id and the others go on', async () => {
 		let next = 0;
-		gateway.route('/v1/videos', (_req, res) => json(res, 200, { id: `task-${next++}`, status: 'NOT_START' }));
-		gateway.route('/v1/videos/task-0', (_req, res) => json(res, 200, { id: 'task-0', status: 'completed', video: { url: 'x' } }));
-		gateway.route('/v1/videos/task-1', (_req, res) => json(res, 429, {}, { 'retry-after': '3600' }));
-		gateway.route('/v1/videos/task-2', (_req, res) => json(res, 200, { id: 'task-2', status: 'completed', video: { url: 'y' } }));
-		const result = await runVideo({ ...create, options: { concurrency: 1 } }, { input, continueOnFail: true });
+		gateway.route('/v1/videos', (_req, res) =>
+			json(res, 200, { id: `task-${next++}`, status: 'NOT_START' }),
+		);
+		gateway.route('/v1/videos/task-0', (_req, res) =>
+			json(res, 200, { id: 'task-0', status: 'completed', video: { url: 'x' } }),
+		);
+		gateway.route('/v1/videos/task-1', (_req, res) =>
+			json(res, 429, {}, { 'retry-after': '3600' }),
+		);
+		gateway.route('/v1/videos/task-2', (_req, res) =>
+			json(res, 200, { id: 'task-2', status: 'completed', video: { url: 'y' } }),
+		);
+		const result = await runVideo(
+			{ ...create, options: { concurrency: 1 } },
+			{ input, continueOnFail: true },
+		);
 		expect(result.items).toHaveLength(3);
 		expect(result.items[0].json).toMatchObject({ taskId: 'task-0', state: 'succeeded' });
-		expect(result.items[1].json).toMatchObject({ taskId: 'task-1', error: 'The gateway is rate limiting requests (HTTP 429)' });
+		expect(result.items[1].json).toMatchObject({
+			taskId: 'task-1',
+			error: 'The gateway is rate limiting requests (HTTP 429)',
+		});
 		expect(result.items[2].json).toMatchObject({ taskId: 'task-2', state: 'succeeded' });
 	});
 });
 
 describe('the gateway key never leaks into errors', () => {
 	it('an error body echoing the Authorization header is redacted', async () => {
-		gateway.route(GENERATE, (req, res) => json(res, 500, { error: { message: `bad header ${String(req.headers.authorization)}` } }));
+		gateway.route(GENERATE, (req, res) =>
+			json(res, 500, { error: { message: `bad header ${String(req.headers.authorization)}` } }),
+		);
 		const result = await runImage({});
 		expect(result.error?.description).toContain('Bearer ***');
 		expect(everythingText(result.error?.raw)).not.toContain(API_KEY);
@@ -470,13 +589,27 @@ describe('the gateway key never leaks into errors', () => {
 describe('video downloads', () => {
 	it('Wait for Task downloads a finished video the gateway hands to a CDN, without the key reaching the CDN', async () => {
 		gateway.route('/v1/videos/v-1', (_req, res) =>
-			json(res, 200, { id: 'v-1', status: 'completed', video: { url: `${gateway.url}/files/v-1.mp4`, duration: 5 } }),
+			json(res, 200, {
+				id: 'v-1',
+				status: 'completed',
+				video: { url: `${gateway.url}/files/v-1.mp4`, duration: 5 },
+			}),
 		);
-		gateway.route('/files/v-1.mp4', (_req, res) => redirect(res, `${cdn.url}/signed/v-1.mp4?token=t`));
+		gateway.route('/files/v-1.mp4', (_req, res) =>
+			redirect(res, `${cdn.url}/signed/v-1.mp4?token=t`),
+		);
 		serveFile(cdn, '/signed/v-1.mp4', MP4, 'video/mp4', true);
-		const result = await runVideo({ operation: 'wait', taskId: 'v-1', pollIntervalSeconds: 0.1, options: { download: true } });
+		const result = await runVideo({
+			operation: 'wait',
+			taskId: 'v-1',
+			pollIntervalSeconds: 0.1,
+			options: { download: true },
+		});
 		expect(result.error).toBeUndefined();
-		expect(result.items[0].binary?.data).toMatchObject({ mimeType: 'video/mp4', fileName: 'v-1.mp4' });
+		expect(result.items[0].binary?.data).toMatchObject({
+			mimeType: 'video/mp4',
+			fileName: 'v-1.mp4',
+		});
 		expect((await result.binaryBuffer(result.items[0], 'data')).equals(MP4)).toBe(true);
 		expect(sawKey(cdn)).toEqual([]);
 	});
@@ -486,8 +619,15 @@ describe('video downloads', () => {
 			json(res, 200, { id: 'v-2', status: 'completed', video: { url: `${cdn.url}/v-2.mp4` } }),
 		);
 		serveFile(cdn, '/v-2.mp4', PNG, 'video/mp4');
-		const result = await runVideo({ operation: 'wait', taskId: 'v-2', pollIntervalSeconds: 0.1, options: { download: true } });
-		expect(result.error?.message).toBe(`The file at ${cdn.url.slice(7)} is not a video (image/png)`);
+		const result = await runVideo({
+			operation: 'wait',
+			taskId: 'v-2',
+			pollIntervalSeconds: 0.1,
+			options: { download: true },
+		});
+		expect(result.error?.message).toBe(
+			`The file at ${cdn.url.slice(7)} is not a video (image/png)`,
+		);
 	});
 
 	it('stops a video download at its size limit', async () => {
@@ -502,6 +642,8 @@ describe('video downloads', () => {
 			pollIntervalSeconds: 0.1,
 			options: { download: true, maxDownloadSizeMb: 2 },
 		});
-		expect(result.error?.message).toBe(`The file at ${cdn.url.slice(7)} is larger than the download limit of 2 MB`);
+		expect(result.error?.message).toBe(
+			`The file at ${cdn.url.slice(7)} is larger than the download limit of 2 MB`,
+		);
 	});
 });

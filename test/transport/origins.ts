@@ -14,7 +14,11 @@ export interface SeenRequest {
 	body: string;
 }
 
-export type Handler = (req: http.IncomingMessage, res: http.ServerResponse, body: string) => void | Promise<void>;
+export type Handler = (
+	req: http.IncomingMessage,
+	res: http.ServerResponse,
+	body: string,
+) => void | Promise<void>;
 
 export interface Origin {
 	/** e.g. http://127.0.0.2:41234 (no trailing slash) */
@@ -65,7 +69,9 @@ export async function startOrigin(host: '127.0.0.1' | '127.0.0.2'): Promise<Orig
 			});
 			const handler = routes.get(path);
 			if (!handler) {
-				res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not found"}}');
+				res
+					.writeHead(404, { 'content-type': 'application/json' })
+					.end('{"error":{"message":"not found"}}');
 				return;
 			}
 			void Promise.resolve(handler(req, res, body)).catch((error: unknown) => {
@@ -82,11 +88,17 @@ export async function startOrigin(host: '127.0.0.1' | '127.0.0.2'): Promise<Orig
 	return origin;
 }
 
-export function json(res: http.ServerResponse, status: number, payload: unknown, headers: Record<string, string> = {}): void {
-	res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(payload));
+export function json(
+	res: http.ServerResponse,
+	status: number,
+	payload: unknown,
+	headers: Record<string, string> = {},
+): void {
+	res
+		.writeHead(status, { 'content-type': 'application/json', ...headers })
+		.end(JSON.stringify(payload));
 }
 
 export function redirect(res: http.ServerResponse, to: string, status = 302): void {
 	res.writeHead(status, { location: to }).end();
 }
-

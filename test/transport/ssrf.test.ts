@@ -19,7 +19,11 @@ process.env.N8N_SSRF_PROTECTION_ENABLED = 'true';
 process.env.N8N_SSRF_ALLOWED_IP_RANGES = '127.0.0.1/32';
 
 const API_KEY = 'mgw-ssrf-key-77aa01c3e9';
-const PNG: Buffer = (makePng as (w: number, h: number, pixel: () => number[]) => Buffer)(2, 2, () => [1, 2, 3, 255]);
+const PNG: Buffer = (makePng as (w: number, h: number, pixel: () => number[]) => Buffer)(
+	2,
+	2,
+	() => [1, 2, 3, 255],
+);
 const GENERATE = '/imgmodel/v1/imgmodel-v3/generate';
 
 let gateway: Origin;

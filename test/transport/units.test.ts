@@ -8,7 +8,11 @@ import { MediaGatewayApi } from '../../credentials/MediaGatewayApi.credentials';
 import { detectFileKind, safeFileName } from '../../nodes/shared/transport/download';
 import { DOWNLOAD_LIMIT_DEFAULTS, downloadOptions } from '../../nodes/shared/parameters/options';
 import { sanitiseAnswer } from '../../nodes/shared/transport/body';
-import { parseHttpDate, retryAfterJitterMs, retryAfterMs } from '../../nodes/shared/transport/retry';
+import {
+	parseHttpDate,
+	retryAfterJitterMs,
+	retryAfterMs,
+} from '../../nodes/shared/transport/retry';
 
 describe('Retry-After (RFC 9110 10.2.3)', () => {
 	it.each([
@@ -19,12 +23,21 @@ describe('Retry-After (RFC 9110 10.2.3)', () => {
 		expect(retryAfterMs(header)).toBe(ms);
 	});
 
-	it.each(['-1', '+5', '1.5', '5s', '0x10', '1e3', 'soon', '', '2026-11-23T10:00:00Z', 'Mon, 23 Nov 2026 10:00:00 +0000', '-1, 5'])(
-		'%j is not a Retry-After value: ignored, so the normal backoff applies',
-		(header) => {
-			expect(retryAfterMs(header)).toBeUndefined();
-		},
-	);
+	it.each([
+		'-1',
+		'+5',
+		'1.5',
+		'5s',
+		'0x10',
+		'1e3',
+		'soon',
+		'',
+		'2026-11-23T10:00:00Z',
+		'Mon, 23 Nov 2026 10:00:00 +0000',
+		'-1, 5',
+	])('%j is not a Retry-After value: ignored, so the normal backoff applies', (header) => {
+		expect(retryAfterMs(header)).toBeUndefined();
+	});
 
 	it('reads the three HTTP-date forms a recipient must accept', () => {
 		const expected = Date.UTC(1994, 10, 6, 8, 49, 37);
@@ -52,19 +65,33 @@ describe('Retry-After (RFC 9110 10.2.3)', () => {
 			}
 		}
 		// Spread out, not a constant.
-		expect(new Set(Array.from({ length: 50 }, () => retryAfterJitterMs(5000))).size).toBeGreaterThan(10);
+		expect(
+			new Set(Array.from({ length: 50 }, () => retryAfterJitterMs(5000))).size,
+		).toBeGreaterThan(10);
 	});
 });
 
 describe('file kinds and names', () => {
 	it('recognises files by their first bytes', () => {
-		const ftyp = (brand: string) => Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from(`ftyp${brand}`, 'latin1'), Buffer.alloc(4)]);
-		expect(detectFileKind(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]))?.mimeType).toBe('image/png');
-		expect(detectFileKind(Buffer.from('RIFF\0\0\0\0WEBPVP8 ', 'latin1'))?.mimeType).toBe('image/webp');
+		const ftyp = (brand: string) =>
+			Buffer.concat([
+				Buffer.from([0, 0, 0, 24]),
+				Buffer.from(`ftyp${brand}`, 'latin1'),
+				Buffer.alloc(4),
+			]);
+		expect(
+			detectFileKind(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]))
+				?.mimeType,
+		).toBe('image/png');
+		expect(detectFileKind(Buffer.from('RIFF\0\0\0\0WEBPVP8 ', 'latin1'))?.mimeType).toBe(
+			'image/webp',
+		);
 		expect(detectFileKind(ftyp('isom'))?.mimeType).toBe('video/mp4');
 		expect(detectFileKind(ftyp('avif'))?.mimeType).toBe('image/avif');
 		expect(detectFileKind(ftyp('qt  '))?.mimeType).toBe('video/quicktime');
-		expect(detectFileKind(Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 1, 2]))?.mimeType).toBe('video/webm');
+		expect(detectFileKind(Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 1, 2]))?.mimeType).toBe(
+			'video/webm',
+		);
 		expect(detectFileKind(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg">'))).toBeUndefined();
 		expect(detectFileKind(Buffer.from('<?xml version="1.0"?><svg/>'))).toBeUndefined();
 		expect(detectFileKind(Buffer.alloc(0))).toBeUndefined();
@@ -87,7 +114,9 @@ describe('file kinds and names', () => {
 	});
 
 	it('a fallback built from a hostile task id is cleaned too', () => {
-		expect(safeFileName('https://cdn.example.com/', 'video-../../x', 'mp4')).toBe('video-._._x.mp4');
+		expect(safeFileName('https://cdn.example.com/', 'video-../../x', 'mp4')).toBe(
+			'video-._._x.mp4',
+		);
 	});
 });
 
@@ -97,7 +126,15 @@ describe('what leaves the gateway answer', () => {
 		const answer = {
 			id: 't1',
 			notifyHook: 'https://n8n.example.com/webhook-waiting/9?signature=abc',
-			nested: [{ notify_hook: 'x', callback_url: 'y', callbackUrl: 'z', webhookUrl: 'w', keep: `token ${key}` }],
+			nested: [
+				{
+					notify_hook: 'x',
+					callback_url: 'y',
+					callbackUrl: 'z',
+					webhookUrl: 'w',
+					keep: `token ${key}`,
+				},
+			],
 			text: 'call https://n8n.example.com/webhook-waiting/9?signature=abc when done',
 			header: 'Authorization: Bearer other-token-1234',
 		};
@@ -113,7 +150,8 @@ describe('what leaves the gateway answer', () => {
 describe('credential: http:// Base URL warning', () => {
 	const credential = new MediaGatewayApi();
 	const notice = credential.properties.find((property) => property.type === 'notice')!;
-	const shown = (baseUrl: string) => NodeHelpers.displayParameter({ apiKey: 'k', baseUrl }, notice, null, null);
+	const shown = (baseUrl: string) =>
+		NodeHelpers.displayParameter({ apiKey: 'k', baseUrl }, notice, null, null);
 
 	it('shows for http://, in any letter case and with leading spaces', () => {
 		expect(shown('http://gateway.example.com')).toBe(true);
@@ -132,7 +170,9 @@ describe('download limit options', () => {
 	it('show the same defaults the code falls back to, for images and for videos', () => {
 		for (const noun of ['Image', 'Video'] as const) {
 			const properties = downloadOptions(noun, noun === 'Image');
-			const byName = Object.fromEntries(properties.map((property) => [property.name, property.default]));
+			const byName = Object.fromEntries(
+				properties.map((property) => [property.name, property.default]),
+			);
 			expect(byName.maxDownloadSizeMb).toBe(DOWNLOAD_LIMIT_DEFAULTS[noun].maxMb);
 			expect(byName.downloadTimeLimitSeconds).toBe(DOWNLOAD_LIMIT_DEFAULTS[noun].timeSeconds);
 			expect(byName.download).toBe(noun === 'Image');

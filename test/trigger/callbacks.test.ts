@@ -102,7 +102,9 @@ describe('image task callbacks', () => {
 	});
 
 	it('treats null optional fields as not set', () => {
-		const item = ok(parseCallback({ ...imageSuccess(), failReason: null, imageUrl: null, startTime: null }));
+		const item = ok(
+			parseCallback({ ...imageSuccess(), failReason: null, imageUrl: null, startTime: null }),
+		);
 		expect(item.failReason).toBeNull();
 		expect(item.resultUrl).toBeNull();
 		expect(item.startedAt).toBeNull();
@@ -164,16 +166,21 @@ describe('video task callbacks', () => {
 	it('recognises a video callback without type by its output fields or timestamps', () => {
 		const { type: _t, ...noType } = videoSuccess();
 		expect(ok(parseCallback(noType)).kind).toBe('video');
-		expect(ok(parseCallback({ id: 'v', status: 'processing', created_at: 1_700_000_000 })).kind).toBe('video');
+		expect(
+			ok(parseCallback({ id: 'v', status: 'processing', created_at: 1_700_000_000 })).kind,
+		).toBe('video');
 		expect(ok(parseCallback({ id: 'v', status: 'succeed', type: 'VIDEO' })).kind).toBe('video');
 	});
 
-	it('takes a failed video\'s reason from the unlisted message field, and keeps it in payload', () => {
+	it("takes a failed video's reason from the unlisted message field, and keeps it in payload", () => {
 		const item = ok(parseCallback({ ...videoProcessing(), status: 'failed', message: 'boom' }));
 		expect(item.state).toBe('failed');
 		expect(item.failReason).toBe('boom');
 		expect(item.payload.message).toBe('boom');
-		expect(ok(parseCallback({ ...videoProcessing(), status: 'failed', error: { message: 'policy' } })).failReason).toBe('policy');
+		expect(
+			ok(parseCallback({ ...videoProcessing(), status: 'failed', error: { message: 'policy' } }))
+				.failReason,
+		).toBe('policy');
 		expect(ok(parseCallback({ ...videoProcessing(), status: 'failed' })).failReason).toBeNull();
 		// Only failures carry a reason: a message on a running task is not one.
 		expect(ok(parseCallback({ ...videoProcessing(), message: 'rendering' })).failReason).toBeNull();
@@ -196,7 +203,9 @@ describe('video task callbacks', () => {
 		['duration', -2, 'output.duration: is out of range'],
 	])('rejects output.%s = %j', (field, value, expected) => {
 		const body = videoSuccess();
-		expect(reason(parseCallback({ ...body, output: { ...body.output, [field]: value } }))).toBe(expected);
+		expect(reason(parseCallback({ ...body, output: { ...body.output, [field]: value } }))).toBe(
+			expected,
+		);
 	});
 });
 
@@ -225,7 +234,9 @@ describe('music task callbacks', () => {
 	});
 
 	it('recognises music by output.title alone', () => {
-		expect(ok(parseCallback({ id: 'm', status: 'processing', output: { title: 'Draft' } })).kind).toBe('music');
+		expect(
+			ok(parseCallback({ id: 'm', status: 'processing', output: { title: 'Draft' } })).kind,
+		).toBe('music');
 	});
 
 	it.each([
@@ -260,7 +271,10 @@ describe('rejections common to every kind', () => {
 		[{ id: '   ', status: 'SUCCESS' }, 'id: must be a non-empty string'],
 		[{ id: 123, status: 'SUCCESS' }, 'id: must be a string, not number'],
 		[{ id: { x: 1 }, status: 'SUCCESS' }, 'id: must be a string, not object'],
-		[{ id: 'x'.repeat(CALLBACK_LIMITS.maxTaskIdLength + 1), status: 'SUCCESS' }, `id: is longer than ${CALLBACK_LIMITS.maxTaskIdLength} characters`],
+		[
+			{ id: 'x'.repeat(CALLBACK_LIMITS.maxTaskIdLength + 1), status: 'SUCCESS' },
+			`id: is longer than ${CALLBACK_LIMITS.maxTaskIdLength} characters`,
+		],
 	])('rejects a missing or invalid task id (case %#)', (body, expected) => {
 		expect(reason(parseCallback(body))).toBe(expected);
 	});
@@ -270,15 +284,26 @@ describe('rejections common to every kind', () => {
 		expect(reason(parseCallback({ id: 'x' }))).toBe(expected);
 		expect(reason(parseCallback({ id: 'x', status: 'done' }))).toBe(expected);
 		expect(reason(parseCallback({ id: 'x', status: 'complete', type: 'audio' }))).toBe(expected);
-		expect(reason(parseCallback({ id: 'x', status: 'complete', output: { url: 'u' } }))).toBe(expected);
+		expect(reason(parseCallback({ id: 'x', status: 'complete', output: { url: 'u' } }))).toBe(
+			expected,
+		);
 	});
 
 	it.each([
 		['{"__proto__":{"polluted":true},"id":"x","status":"SUCCESS","action":"IMAGINE"}', '__proto__'],
-		['{"id":"x","status":"SUCCESS","action":"IMAGINE","constructor":{"prototype":{"p":1}}}', 'constructor'],
+		[
+			'{"id":"x","status":"SUCCESS","action":"IMAGINE","constructor":{"prototype":{"p":1}}}',
+			'constructor',
+		],
 		['{"id":"x","status":"succeed","type":"video","output":{"prototype":{}}}', 'prototype'],
-		['{"id":"x","status":"succeed","type":"video","output":{"a":[{"b":{"__proto__":{"p":1}}}]}}', '__proto__'],
-		['{"id":"x","status":"complete","output":{"title":"t","deep":[[[{"constructor":1}]]]}}', 'constructor'],
+		[
+			'{"id":"x","status":"succeed","type":"video","output":{"a":[{"b":{"__proto__":{"p":1}}}]}}',
+			'__proto__',
+		],
+		[
+			'{"id":"x","status":"complete","output":{"title":"t","deep":[[[{"constructor":1}]]]}}',
+			'constructor',
+		],
 	])('rejects prototype-pollution keys at any depth: %s', (json, key) => {
 		const body: unknown = JSON.parse(json);
 		expect(reason(parseCallback(body))).toBe(`forbidden key "${key}"`);
@@ -345,7 +370,10 @@ describe('hostile structure stays cheap', () => {
 		const { ms, result } = await cpuMs(() => parseCallback(body));
 		expect(ok(result).kind).toBe('music');
 		// A tenth of the values costs about a tenth (linear); a walk that grew with the square would cost 100×.
-		const tenth = { ...musicComplete(), extra: new Array((CALLBACK_LIMITS.maxValues - 50) / 10).fill(0) };
+		const tenth = {
+			...musicComplete(),
+			extra: new Array((CALLBACK_LIMITS.maxValues - 50) / 10).fill(0),
+		};
 		const { ms: tenthMs, result: tenthResult } = await cpuMs(() => parseCallback(tenth));
 		expect(ok(tenthResult).kind).toBe('music');
 		expectWithin(ms, tenthMs, 10 * 3, 'a body of 9 950 values against one of 995');
@@ -358,7 +386,9 @@ describe('hostile structure stays cheap', () => {
 			{ ...musicComplete(), extra: [{ deep: 'x'.repeat(8 * 1024 * 1024) }] },
 		]) {
 			const { ms, result } = await cpuMs(() => parseCallback(body));
-			expect(reason(result)).toBe(`body has a text value longer than ${CALLBACK_LIMITS.maxTextLength} characters`);
+			expect(reason(result)).toBe(
+				`body has a text value longer than ${CALLBACK_LIMITS.maxTextLength} characters`,
+			);
 			expectWithin(ms, await atLimitMs(), 3, 'an 8 MB string field');
 		}
 	});
@@ -376,24 +406,28 @@ describe('hostile structure stays cheap', () => {
 			}),
 		);
 		expect(image.resultUrl).toBe(url);
-		const video = ok(parseCallback({ ...videoSuccess(), status: 's'.repeat(CALLBACK_LIMITS.maxWordLength) }));
+		const video = ok(
+			parseCallback({ ...videoSuccess(), status: 's'.repeat(CALLBACK_LIMITS.maxWordLength) }),
+		);
 		expect(video.state).toBe('unknown');
 	});
 
 	it('refuses control characters in ids, status words and URLs, but not line breaks in free text', () => {
 		for (const code of [0x00, 0x07, 0x0a, 0x0d, 0x1b, 0x1f, 0x7f, 0x85, 0x9f]) {
 			const c = String.fromCharCode(code);
-			expect(reason(parseCallback({ ...imageSuccess(), id: `img${c}1` }))).toBe('id: must not contain control characters');
+			expect(reason(parseCallback({ ...imageSuccess(), id: `img${c}1` }))).toBe(
+				'id: must not contain control characters',
+			);
 			expect(reason(parseCallback({ ...musicComplete(), status: `complete${c}` }))).toBe(
 				'status: must not contain control characters',
 			);
-			expect(reason(parseCallback({ ...videoSuccess(), output: { cover_url: `https://x/${c}` } }))).toBe(
-				'output.cover_url: must not contain control characters',
-			);
+			expect(
+				reason(parseCallback({ ...videoSuccess(), output: { cover_url: `https://x/${c}` } })),
+			).toBe('output.cover_url: must not contain control characters');
 		}
-		expect(ok(parseCallback({ ...imageFailure(), failReason: 'line one\nline two\ttabbed' })).failReason).toBe(
-			'line one\nline two\ttabbed',
-		);
+		expect(
+			ok(parseCallback({ ...imageFailure(), failReason: 'line one\nline two\ttabbed' })).failReason,
+		).toBe('line one\nline two\ttabbed');
 		// Non-ASCII text is not a control character.
 		expect(ok(parseCallback({ ...imageSuccess(), id: 'tâche-中-😀' })).taskId).toBe('tâche-中-😀');
 	});
@@ -441,7 +475,9 @@ describe('helpers', () => {
 		expect(detectCallbackKind({ id: 'a', status: 'x', output: { audio_url: 'u' } })).toBe('music');
 		expect(detectCallbackKind({ id: 'a', status: 'x', output: { cover_url: 'u' } })).toBe('video');
 		// An explicit video type wins over fields of other kinds.
-		expect(detectCallbackKind({ id: 'a', status: 'x', type: 'video', imageUrl: 'u' })).toBe('video');
+		expect(detectCallbackKind({ id: 'a', status: 'x', type: 'video', imageUrl: 'u' })).toBe(
+			'video',
+		);
 		expect(detectCallbackKind({ id: 'a', status: 'x' })).toBeUndefined();
 	});
 

@@ -55,7 +55,11 @@ afterAll(async () => {
 
 async function answer(request: FakeRequest, options: WebhookOptions = {}) {
 	const call = await callWebhook(request, options);
-	return { ...answerLikeN8n(call.result, call.res), result: call.result, staticData: call.staticData };
+	return {
+		...answerLikeN8n(call.result, call.res),
+		result: call.result,
+		staticData: call.staticData,
+	};
 }
 
 /** A real task on the simulator; finished at once unless `completeAfterMs` says otherwise. */
@@ -69,13 +73,18 @@ async function createTask(prompt = 'a paper boat on a pond'): Promise<string> {
 	return ((await response.json()) as { id: string }).id;
 }
 
-const taskQueries = (id: string) => sim.requests.filter((r) => r.method === 'GET' && r.path === `/v1/videos/${id}`);
+const taskQueries = (id: string) =>
+	sim.requests.filter((r) => r.method === 'GET' && r.path === `/v1/videos/${id}`);
 
 describe('confirming final video callbacks', () => {
-	it('starts the workflow with the gateway\'s own status and URLs, read with the credential', async () => {
+	it("starts the workflow with the gateway's own status and URLs, read with the credential", async () => {
 		const id = await createTask();
 		const forged = videoCallback(id, 'succeed', {
-			output: { video_url: 'https://evil.example/v.mp4', cover_url: 'https://evil.example/c.png', duration: 99 },
+			output: {
+				video_url: 'https://evil.example/v.mp4',
+				cover_url: 'https://evil.example/c.png',
+				duration: 99,
+			},
 		});
 		const a = await answer({ body: forged }, { gateway });
 		expect(a).toMatchObject({ status: 200, body: { received: true }, executionStarted: true });
@@ -97,7 +106,7 @@ describe('confirming final video callbacks', () => {
 		expect(taskQueries(id)).toHaveLength(1);
 	});
 
-	it('reports a task the gateway says failed as failed, with the gateway\'s reason', async () => {
+	it("reports a task the gateway says failed as failed, with the gateway's reason", async () => {
 		const id = await createTask('this one will [fail]');
 		const a = await answer({ body: videoCallback(id, 'succeed') }, { gateway });
 		expect(a.executionStarted).toBe(true);
@@ -129,7 +138,10 @@ describe('confirming final video callbacks', () => {
 				body: JSON.stringify({ model: 'vidmodel', prompt: 'slow', size: '1280x720' }),
 			});
 			const { id } = (await response.json()) as { id: string };
-			const a = await answer({ body: videoCallback(id, 'succeed') }, { gateway: { baseUrl: running.url, apiKey: KEY } });
+			const a = await answer(
+				{ body: videoCallback(id, 'succeed') },
+				{ gateway: { baseUrl: running.url, apiKey: KEY } },
+			);
 			expect(a).toMatchObject({
 				status: 409,
 				body: { error: 'callback not confirmed: the gateway reports the task as not finished' },
@@ -143,7 +155,12 @@ describe('confirming final video callbacks', () => {
 	it('answers 503 (the gateway retries) when the gateway cannot be asked: server errors, wrong key, down', async () => {
 		const id = await createTask();
 		// Every attempt the transport makes (it retries a GET on server errors) fails.
-		sim.inject({ path: `/v1/videos/${id}`, method: 'GET', status: 500, times: retryPolicy.maxAttempts });
+		sim.inject({
+			path: `/v1/videos/${id}`,
+			method: 'GET',
+			status: 500,
+			times: retryPolicy.maxAttempts,
+		});
 		const serverError = await answer({ body: videoCallback(id, 'succeed') }, { gateway });
 		expect(serverError).toMatchObject({
 			status: 503,
@@ -151,11 +168,17 @@ describe('confirming final video callbacks', () => {
 			executionStarted: false,
 		});
 
-		const wrongKey = await answer({ body: videoCallback(id, 'succeed') }, { gateway: { ...gateway, apiKey: 'wrong-key' } });
+		const wrongKey = await answer(
+			{ body: videoCallback(id, 'succeed') },
+			{ gateway: { ...gateway, apiKey: 'wrong-key' } },
+		);
 		expect(wrongKey).toMatchObject({ status: 503, executionStarted: false });
 		expect(JSON.stringify(wrongKey.body)).not.toContain('wrong-key');
 
-		const down = await answer({ body: videoCallback(id, 'succeed') }, { gateway: { ...gateway, baseUrl: 'http://127.0.0.1:9' } });
+		const down = await answer(
+			{ body: videoCallback(id, 'succeed') },
+			{ gateway: { ...gateway, baseUrl: 'http://127.0.0.1:9' } },
+		);
 		expect(down).toMatchObject({ status: 503, executionStarted: false });
 
 		// Once the gateway answers again, the gateway's retry of the same callback is accepted.
@@ -166,7 +189,13 @@ describe('confirming final video callbacks', () => {
 	it('gives up after the time limit with 503 instead of making the gateway wait past its 5 s', async () => {
 		confirmPolicy.timeoutMs = 300;
 		const id = await createTask();
-		sim.inject({ path: `/v1/videos/${id}`, method: 'GET', status: 200, body: { id, status: 'completed' }, delayMs: 5000 });
+		sim.inject({
+			path: `/v1/videos/${id}`,
+			method: 'GET',
+			status: 200,
+			body: { id, status: 'completed' },
+			delayMs: 5000,
+		});
 		const t0 = performance.now();
 		const a = await answer({ body: videoCallback(id, 'succeed') }, { gateway });
 		const ms = performance.now() - t0;
@@ -185,7 +214,10 @@ describe('confirming final video callbacks', () => {
 		const id = await createTask();
 		const staticData: IDataObject = {};
 		sim.inject({ path: `/v1/videos/${id}`, method: 'GET', status: 503, delayMs: 300 });
-		const { ctx, res } = webhookContext({ body: videoCallback(id, 'succeed') }, { gateway, staticData });
+		const { ctx, res } = webhookContext(
+			{ body: videoCallback(id, 'succeed') },
+			{ gateway, staticData },
+		);
 		const first = trigger.webhook.call(ctx);
 		res.emit('close'); // the gateway stopped waiting, and retries
 		const retry = await answer({ body: videoCallback(id, 'succeed') }, { gateway, staticData });
@@ -197,9 +229,19 @@ describe('confirming final video callbacks', () => {
 	it('does not remember an unconfirmed callback: the genuine one that follows is accepted', async () => {
 		const id = await createTask();
 		const staticData: IDataObject = {};
-		sim.inject({ path: `/v1/videos/${id}`, method: 'GET', status: 503, times: retryPolicy.maxAttempts });
-		expect((await answer({ body: videoCallback(id, 'succeed') }, { gateway, staticData })).status).toBe(503);
-		expect((await answer({ body: videoCallback(id, 'succeed') }, { gateway, staticData })).executionStarted).toBe(true);
+		sim.inject({
+			path: `/v1/videos/${id}`,
+			method: 'GET',
+			status: 503,
+			times: retryPolicy.maxAttempts,
+		});
+		expect(
+			(await answer({ body: videoCallback(id, 'succeed') }, { gateway, staticData })).status,
+		).toBe(503);
+		expect(
+			(await answer({ body: videoCallback(id, 'succeed') }, { gateway, staticData }))
+				.executionStarted,
+		).toBe(true);
 		const repeat = await answer({ body: videoCallback(id, 'succeed') }, { gateway, staticData });
 		expect(repeat.body).toEqual({ received: true, ignored: 'duplicate' });
 		// The duplicate is recognised without asking the gateway again.
@@ -213,7 +255,10 @@ describe('confirming final video callbacks', () => {
 			[{ body: musicComplete() }, { gateway }],
 			[{ body: videoCallback(id, 'processing') }, { gateway, parameters: { finalOnly: false } }],
 			[{ body: videoCallback(id, 'succeed') }, {}],
-			[{ body: videoCallback(id, 'succeed') }, { gateway, parameters: { confirmVideoCallbacks: false } }],
+			[
+				{ body: videoCallback(id, 'succeed') },
+				{ gateway, parameters: { confirmVideoCallbacks: false } },
+			],
 		] as Array<[FakeRequest, WebhookOptions]>) {
 			const a = await answer(request, options);
 			expect(a.executionStarted).toBe(true);

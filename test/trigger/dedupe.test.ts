@@ -45,14 +45,20 @@ describe('checkAndRemember', () => {
 	it('accepts a key once, then reports it as a duplicate within the window', () => {
 		const store = createDedupeStore();
 		expect(checkAndRemember(store, 'k', T0, limits)).toEqual({ duplicate: false, changed: true });
-		expect(checkAndRemember(store, 'k', T0 + 10_000, limits)).toEqual({ duplicate: true, changed: false });
+		expect(checkAndRemember(store, 'k', T0 + 10_000, limits)).toEqual({
+			duplicate: true,
+			changed: false,
+		});
 		expect(checkAndRemember(store, 'k', T0 + 24 * HOUR, limits).duplicate).toBe(true);
 	});
 
 	it('forgets a key after the age window and accepts it again', () => {
 		const store = createDedupeStore();
 		checkAndRemember(store, 'k', T0, limits);
-		expect(checkAndRemember(store, 'k', T0 + 24 * HOUR + 1, limits)).toEqual({ duplicate: false, changed: true });
+		expect(checkAndRemember(store, 'k', T0 + 24 * HOUR + 1, limits)).toEqual({
+			duplicate: false,
+			changed: true,
+		});
 		expect(store.entries.k).toBe(T0 + 24 * HOUR + 1);
 	});
 
@@ -84,7 +90,8 @@ describe('checkAndRemember', () => {
 
 	it('shrinks at once when the configured size is lowered', () => {
 		const store = createDedupeStore();
-		for (let i = 0; i < 50; i++) rememberKey(store, `k${i}`, T0 + i, { maxEntries: 100, maxAgeMs: HOUR });
+		for (let i = 0; i < 50; i++)
+			rememberKey(store, `k${i}`, T0 + i, { maxEntries: 100, maxAgeMs: HOUR });
 		rememberKey(store, 'last', T0 + 100, { maxEntries: 10, maxAgeMs: HOUR });
 		expect(dedupeSize(store)).toBe(10);
 		expect(store.entries.last).toBe(T0 + 100);
@@ -96,7 +103,12 @@ describe('checkAndRemember', () => {
 		const store = createDedupeStore();
 		const { ms } = await cpuMs(() => {
 			for (let i = 0; i < 20_000; i++) {
-				checkAndRemember(store, dedupeKey(['video', `task-${i}`, 'succeed', 100]), T0 + i, DEDUPE_DEFAULTS);
+				checkAndRemember(
+					store,
+					dedupeKey(['video', `task-${i}`, 'succeed', 100]),
+					T0 + i,
+					DEDUPE_DEFAULTS,
+				);
 			}
 		}, 1);
 		expect(dedupeSize(store)).toBe(DEDUPE_DEFAULTS.maxEntries);
@@ -142,7 +154,16 @@ describe('mergeKeys', () => {
 
 describe('asDedupeStore', () => {
 	it('starts fresh on anything that is not a store', () => {
-		for (const value of [undefined, null, 'x', 5, [], {}, { v: 2, entries: {} }, { v: 1, entries: null }]) {
+		for (const value of [
+			undefined,
+			null,
+			'x',
+			5,
+			[],
+			{},
+			{ v: 2, entries: {} },
+			{ v: 1, entries: null },
+		]) {
 			expect(asDedupeStore(value)).toEqual({ v: 1, entries: {} });
 		}
 	});
@@ -182,7 +203,7 @@ describe('asDedupeStore', () => {
 });
 
 describe('in-flight claims (a callback whose execution is being started)', () => {
-	it('lets one request hold a key, and a release never frees a later request\'s hold', () => {
+	it("lets one request hold a key, and a release never frees a later request's hold", () => {
 		const first = claimInFlight('wf:node', 'key-1');
 		expect(first).toBeDefined();
 		expect(claimInFlight('wf:node', 'key-1')).toBeUndefined();

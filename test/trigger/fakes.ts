@@ -158,7 +158,10 @@ function fakeHttpRequestWithAuthentication(gateway: FakeGateway) {
 		if (options.abortSignal) signals.push(options.abortSignal as AbortSignal);
 		const response = await fetch(String(options.url), {
 			method: String(options.method ?? 'GET'),
-			headers: { ...(options.headers as Record<string, string>), Authorization: `Bearer ${gateway.apiKey}` },
+			headers: {
+				...(options.headers as Record<string, string>),
+				Authorization: `Bearer ${gateway.apiKey}`,
+			},
 			body: options.body === undefined ? undefined : JSON.stringify(options.body),
 			signal: AbortSignal.any(signals),
 		});
@@ -182,7 +185,8 @@ export function webhookContext(
 	const parameters = parametersWithDefaults(options.parameters);
 	// Node.js lower-cases incoming header names.
 	const headers: Record<string, string | string[] | undefined> = {};
-	for (const [name, value] of Object.entries(request.headers ?? {})) headers[name.toLowerCase()] = value;
+	for (const [name, value] of Object.entries(request.headers ?? {}))
+		headers[name.toLowerCase()] = value;
 	const req = {
 		method: 'POST',
 		body: request.body,
@@ -191,16 +195,23 @@ export function webhookContext(
 		params: {},
 	};
 	const gateway = options.gateway;
-	const credentials = gateway ? { mediaGatewayApi: { id: 'cred-1', name: 'Media Gateway' } } : undefined;
+	const credentials = gateway
+		? { mediaGatewayApi: { id: 'cred-1', name: 'Media Gateway' } }
+		: undefined;
 	const ctx = {
 		getNode: () => ({ ...NODE, parameters, credentials }),
 		getCredentials: async (type: string) => {
-			if (!gateway || type !== 'mediaGatewayApi') throw new Error('Node does not have any credentials set');
+			if (!gateway || type !== 'mediaGatewayApi')
+				throw new Error('Node does not have any credentials set');
 			return { apiKey: gateway.apiKey, baseUrl: gateway.baseUrl };
 		},
-		helpers: gateway ? { httpRequestWithAuthentication: fakeHttpRequestWithAuthentication(gateway) } : {},
+		helpers: gateway
+			? { httpRequestWithAuthentication: fakeHttpRequestWithAuthentication(gateway) }
+			: {},
 		getWorkflow: () =>
-			options.workflowId ? { id: options.workflowId, name: 'Callbacks', active: true } : workflowFor(staticData),
+			options.workflowId
+				? { id: options.workflowId, name: 'Callbacks', active: true }
+				: workflowFor(staticData),
 		getMode: () => 'webhook',
 		getNodeParameter: fakeGetNodeParameter(parameters),
 		getWorkflowStaticData: (type: string) => {
@@ -219,7 +230,10 @@ export function webhookContext(
 	return { ctx, res, staticData };
 }
 
-export async function callWebhook(request: FakeRequest, options: WebhookOptions = {}): Promise<WebhookCall> {
+export async function callWebhook(
+	request: FakeRequest,
+	options: WebhookOptions = {},
+): Promise<WebhookCall> {
 	const { ctx, res, staticData } = webhookContext(request, options);
 	const result = await trigger.webhook.call(ctx);
 	return { result, res, staticData };
@@ -233,7 +247,8 @@ export function hookContext(options: {
 }): { ctx: IHookFunctions; staticData: IDataObject } {
 	const staticData = options.staticData ?? {};
 	const parameters = parametersWithDefaults(options.parameters);
-	const url = 'url' in options ? options.url : `http://127.0.0.1:5678/webhook/${NODE.webhookId}/webhook`;
+	const url =
+		'url' in options ? options.url : `http://127.0.0.1:5678/webhook/${NODE.webhookId}/webhook`;
 	const ctx = {
 		getNode: () => ({ ...NODE, parameters }),
 		getWorkflow: () => workflowFor(staticData),
@@ -260,7 +275,8 @@ export const realExtractorAvailable = existsSync(N8N_EXTRACTOR);
 type Extractor = (responseData: unknown, result: IWebhookResponseData) => unknown;
 const extract: Extractor = realExtractorAvailable
 	? // eslint-disable-next-line @typescript-eslint/no-require-imports
-		(require(N8N_EXTRACTOR) as { extractWebhookOnReceivedResponse: Extractor }).extractWebhookOnReceivedResponse
+		(require(N8N_EXTRACTOR) as { extractWebhookOnReceivedResponse: Extractor })
+			.extractWebhookOnReceivedResponse
 	: (responseData, result) => {
 			if (responseData === 'noData') return undefined;
 			if (responseData) return responseData;
@@ -296,13 +312,21 @@ export function answerLikeN8n(
 		return answer;
 	};
 	if (result.noWebhookResponse === true) {
-		if (!res.headersSent) throw new Error('noWebhookResponse without having answered: the caller would hang');
-		return close({ status: res.statusCode, body: res.body, executionStarted: result.workflowData !== undefined });
+		if (!res.headersSent)
+			throw new Error('noWebhookResponse without having answered: the caller would hang');
+		return close({
+			status: res.statusCode,
+			body: res.body,
+			executionStarted: result.workflowData !== undefined,
+		});
 	}
 	if (result.workflowData === undefined) {
 		return close({
 			status: responseCode,
-			body: result.webhookResponse !== undefined ? result.webhookResponse : { message: 'Webhook call received' },
+			body:
+				result.webhookResponse !== undefined
+					? result.webhookResponse
+					: { message: 'Webhook call received' },
 			executionStarted: false,
 		});
 	}
@@ -313,6 +337,11 @@ export function answerLikeN8n(
 			executionStarted: false,
 		});
 	}
-	const responseData = description.responseData === undefined ? 'firstEntryJson' : description.responseData;
-	return close({ status: responseCode, body: extract(responseData, result), executionStarted: true });
+	const responseData =
+		description.responseData === undefined ? 'firstEntryJson' : description.responseData;
+	return close({
+		status: responseCode,
+		body: extract(responseData, result),
+		executionStarted: true,
+	});
 }

@@ -112,13 +112,20 @@ function withPollution(body: Sample): Sample {
 		}
 	}
 	// defineProperty makes an own "__proto__" key, exactly as JSON.parse does.
-	Object.defineProperty(host, key, { value: { polluted: true }, enumerable: true, writable: true, configurable: true });
+	Object.defineProperty(host, key, {
+		value: { polluted: true },
+		enumerable: true,
+		writable: true,
+		configurable: true,
+	});
 	return body;
 }
 
 /** A character the gateway never puts into an id, status word or URL: C0, DEL or C1. */
 function controlCharacter(): string {
-	return String.fromCharCode(pick([0x00, 0x01, 0x08, 0x09, 0x0a, 0x0d, 0x1b, 0x1f, 0x7f, 0x80, 0x85, 0x9f]));
+	return String.fromCharCode(
+		pick([0x00, 0x01, 0x08, 0x09, 0x0a, 0x0d, 0x1b, 0x1f, 0x7f, 0x80, 0x85, 0x9f]),
+	);
 }
 
 function withControlCharacter(value: string): string {
@@ -136,7 +143,8 @@ const URL_PATHS: Record<string, string[][]> = {
 };
 
 const generators: Record<string, () => unknown> = {
-	notAnObject: () => (random() < 0.3 ? undefined : pick([randomJson(4), [randomJson()], randomString(), 0, null])),
+	notAnObject: () =>
+		random() < 0.3 ? undefined : pick([randomJson(4), [randomJson()], randomString(), 0, null]),
 	wrongType: () => {
 		const index = int(3);
 		const body = samples[index]();
@@ -158,20 +166,38 @@ const generators: Record<string, () => unknown> = {
 		const body = pick(samples)();
 		const choice = int(8);
 		if (choice === 0) delete body.id;
-		else body.id = pick([null, '', '   ', 42, true, {}, [], ['id'], 'x'.repeat(CALLBACK_LIMITS.maxTaskIdLength + 1 + int(100))]);
+		else
+			body.id = pick([
+				null,
+				'',
+				'   ',
+				42,
+				true,
+				{},
+				[],
+				['id'],
+				'x'.repeat(CALLBACK_LIMITS.maxTaskIdLength + 1 + int(100)),
+			]);
 		return body;
 	},
 	unrecognised: () => {
 		// Keys of no payload: no markers, no type "video", no output with known fields.
-		const body: Record<string, unknown> = { id: `task-${int(1000)}`, status: pick(['done', 'ok', 'succeed', 'complete', '']) };
-		for (let i = int(4); i > 0; i--) body[pick(['foo', 'bar', 'result', 'url', 'data', 'meta'])] = randomJson(2);
+		const body: Record<string, unknown> = {
+			id: `task-${int(1000)}`,
+			status: pick(['done', 'ok', 'succeed', 'complete', '']),
+		};
+		for (let i = int(4); i > 0; i--)
+			body[pick(['foo', 'bar', 'result', 'url', 'data', 'meta'])] = randomJson(2);
 		if (random() < 0.3) body.output = { url: 'https://x', size: 3 };
 		if (random() < 0.3) body.type = pick(['audio', 'image', 'music', 3]);
 		return body;
 	},
 	pollution: () => withPollution(pick(samples)()),
 	tooDeep: () => ({ ...pick(samples)(), extra: nested(CALLBACK_LIMITS.maxDepth + 1 + int(3000)) }),
-	tooWide: () => ({ ...pick(samples)(), extra: new Array(CALLBACK_LIMITS.maxValues + int(50_000)).fill(int(9)) }),
+	tooWide: () => ({
+		...pick(samples)(),
+		extra: new Array(CALLBACK_LIMITS.maxValues + int(50_000)).fill(int(9)),
+	}),
 	controlInId: () => {
 		const body = pick(samples)();
 		body.id = withControlCharacter(String(body.id));
@@ -185,7 +211,11 @@ const generators: Record<string, () => unknown> = {
 	controlInUrl: () => {
 		const index = int(3);
 		const body = samples[index]();
-		setPath(body, pick(URL_PATHS[['image', 'video', 'music'][index]]), withControlCharacter('https://cdn.example.com/x.bin'));
+		setPath(
+			body,
+			pick(URL_PATHS[['image', 'video', 'music'][index]]),
+			withControlCharacter('https://cdn.example.com/x.bin'),
+		);
 		return body;
 	},
 	oversizeWord: () => {
@@ -199,7 +229,11 @@ const generators: Record<string, () => unknown> = {
 		const body = samples[index]();
 		// Between the URL bound and the text bound (field reason), or far beyond both (the 1 MB URL).
 		const length = random() < 0.5 ? CALLBACK_LIMITS.maxUrlLength + 1 + int(5000) : 1 << 20;
-		setPath(body, pick(URL_PATHS[['image', 'video', 'music'][index]]), `https://cdn.example.com/${'a'.repeat(length)}`);
+		setPath(
+			body,
+			pick(URL_PATHS[['image', 'video', 'music'][index]]),
+			`https://cdn.example.com/${'a'.repeat(length)}`,
+		);
 		return body;
 	},
 	oversizeText: () => {
@@ -211,7 +245,10 @@ const generators: Record<string, () => unknown> = {
 		else body.message = text;
 		return body;
 	},
-	oversizeKey: () => ({ ...pick(samples)(), ['k'.repeat(CALLBACK_LIMITS.maxKeyLength + 1 + int(5000))]: int(9) }),
+	oversizeKey: () => ({
+		...pick(samples)(),
+		['k'.repeat(CALLBACK_LIMITS.maxKeyLength + 1 + int(5000))]: int(9),
+	}),
 	tooManyKeys: () => {
 		const extra: Record<string, number> = {};
 		for (let i = CALLBACK_LIMITS.maxValues + int(2000); i > 0; i--) extra[`k${i}`] = i;
@@ -296,8 +333,15 @@ describe(`fuzz: ${CASES} malformed bodies (seed ${SEED.toString(16)})`, () => {
 		// a few times parsing them, plus the webhook's fixed cost per call (about 0.1 ms; 500 ms in all leaves
 		// room). Two CPU figures taken side by side, so it holds on a busy machine as on an idle one; the
 		// parser's own bounds are guarded in callbacks.test.ts.
-		expectWithin(answeringUs / 1000, parsingUs / 1000, 3, `answering ${CASES} fuzz bodies against parsing them`, 500);
-		for (const name of names) expect(counts[name]).toBeGreaterThanOrEqual(Math.floor(CASES / names.length));
+		expectWithin(
+			answeringUs / 1000,
+			parsingUs / 1000,
+			3,
+			`answering ${CASES} fuzz bodies against parsing them`,
+			500,
+		);
+		for (const name of names)
+			expect(counts[name]).toBeGreaterThanOrEqual(Math.floor(CASES / names.length));
 	});
 });
 
@@ -309,7 +353,13 @@ describe(`fuzz: ${CASES} callbacks that are not sent as JSON (seed ${SEED.toStri
 			// What n8n's parsers leave in the body for such requests: fields of a form, a string, nothing.
 			const sample = pick(samples)();
 			const body = pick([
-				() => Object.fromEntries(Object.entries(sample).map(([k, v]) => [k, typeof v === 'object' ? JSON.stringify(v) : String(v)])),
+				() =>
+					Object.fromEntries(
+						Object.entries(sample).map(([k, v]) => [
+							k,
+							typeof v === 'object' ? JSON.stringify(v) : String(v),
+						]),
+					),
 				() => sample,
 				() => JSON.stringify(sample),
 				() => undefined,
@@ -317,8 +367,15 @@ describe(`fuzz: ${CASES} callbacks that are not sent as JSON (seed ${SEED.toStri
 			])();
 			const withToken = random() < 0.5;
 			const call = await callWebhook(
-				{ body, headers: { 'content-type': contentType }, query: withToken ? { token: SECRET } : {} },
-				{ parameters: withToken ? { authentication: 'queryToken', secretToken: SECRET } : {}, staticData: {} },
+				{
+					body,
+					headers: { 'content-type': contentType },
+					query: withToken ? { token: SECRET } : {},
+				},
+				{
+					parameters: withToken ? { authentication: 'queryToken', secretToken: SECRET } : {},
+					staticData: {},
+				},
 			);
 			const answer = answerLikeN8n(call.result, call.res);
 			const context = `case ${i} (${String(contentType)})`;

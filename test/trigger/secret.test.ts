@@ -1,4 +1,8 @@
-import { headerValue, queryValue, secretsMatch } from '../../nodes/MediaGatewayTrigger/authentication';
+import {
+	headerValue,
+	queryValue,
+	secretsMatch,
+} from '../../nodes/MediaGatewayTrigger/authentication';
 
 describe('secretsMatch', () => {
 	it('matches only the exact secret', () => {

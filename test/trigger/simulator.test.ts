@@ -64,12 +64,18 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
 			body = JSON.parse(raw);
 		} catch {
 			// n8n answers unparsable JSON itself (UnprocessableRequestError) before the node runs.
-			res.writeHead(422, { 'content-type': 'application/json' }).end('{"message":"Failed to parse request body"}');
+			res
+				.writeHead(422, { 'content-type': 'application/json' })
+				.end('{"message":"Failed to parse request body"}');
 			return;
 		}
 	}
 	const { ctx, res: fakeRes } = webhookContext(
-		{ body, headers: req.headers as Record<string, string>, query: Object.fromEntries(url.searchParams) },
+		{
+			body,
+			headers: req.headers as Record<string, string>,
+			query: Object.fromEntries(url.searchParams),
+		},
 		{ parameters, staticData },
 	);
 	const result = await trigger.webhook.call(ctx);
@@ -80,7 +86,9 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
 		await gatewayGone;
 		return;
 	}
-	res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body));
+	res
+		.writeHead(answer.status, { 'content-type': 'application/json' })
+		.end(JSON.stringify(answer.body));
 }
 
 beforeAll(async () => {
@@ -96,7 +104,11 @@ beforeAll(async () => {
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	receiverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhook/b7d6a1b0/webhook`;
 	// Warm-up (module loading, JIT) so the first measured answer is not a cold start.
-	await sim.sendCallback(receiverUrl, { ...videoSuccess(), status: 'processing' }, { retry: false });
+	await sim.sendCallback(
+		receiverUrl,
+		{ ...videoSuccess(), status: 'processing' },
+		{ retry: false },
+	);
 });
 
 beforeEach(() => {
@@ -127,7 +139,11 @@ it('answers a callback 200 inside the time limit on the first attempt and starts
 	// 200, not 'timeout': answered inside the limit, which the simulator enforces (callbackAnswerLimitMs).
 	expect(attempts[0].status).toBe(200);
 	expect(executions).toHaveLength(1);
-	expect(executions[0][0].json).toMatchObject({ kind: 'video', taskId: 'vid-task-1', state: 'succeeded' });
+	expect(executions[0][0].json).toMatchObject({
+		kind: 'video',
+		taskId: 'vid-task-1',
+		state: 'succeeded',
+	});
 });
 
 it('starts no second execution when the gateway sends the same callback again', async () => {
@@ -150,7 +166,9 @@ it('a rejected callback is retried by the gateway on its retry schedule and neve
 	expect(attempts.map((a) => a.status)).toEqual([401, 401, 401, 401]);
 	// Spacing of the gateway's retries (10, 30, 60 s), scaled.
 	const gaps = attempts.slice(1).map((a, i) => a.at - attempts[i].at);
-	[10_000, 30_000, 60_000].forEach((delay, i) => expect(gaps[i]).toBeGreaterThanOrEqual(delay * TIME_SCALE));
+	[10_000, 30_000, 60_000].forEach((delay, i) =>
+		expect(gaps[i]).toBeGreaterThanOrEqual(delay * TIME_SCALE),
+	);
 	expect(executions).toHaveLength(0);
 
 	const accepted = await sim.sendCallback(`${receiverUrl}?token=right-token`, videoSuccess());
@@ -168,7 +186,12 @@ it('receives the callbacks of a real simulated video task: the processing one is
 	const response = await fetch(`${sim.url}/v1/videos`, {
 		method: 'POST',
 		headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
-		body: JSON.stringify({ model: 'vidmodel', prompt: 'a lighthouse at dusk', size: '1280x720', notifyHook: receiverUrl }),
+		body: JSON.stringify({
+			model: 'vidmodel',
+			prompt: 'a lighthouse at dusk',
+			size: '1280x720',
+			notifyHook: receiverUrl,
+		}),
 	});
 	expect(response.status).toBe(200);
 	const task = (await response.json()) as { id: string };
@@ -180,7 +203,13 @@ it('receives the callbacks of a real simulated video task: the processing one is
 	]);
 	expect(executions).toHaveLength(1);
 	const json = executions[0][0].json;
-	expect(json).toMatchObject({ kind: 'video', taskId: task.id, status: 'succeed', state: 'succeeded', progress: 100 });
+	expect(json).toMatchObject({
+		kind: 'video',
+		taskId: task.id,
+		status: 'succeed',
+		state: 'succeeded',
+		progress: 100,
+	});
 	expect(json.resultUrl).toMatch(new RegExp(`^${sim.url}/files/videos/`));
 	expect(json.createdAt).toMatch(/^\d{4}-\d\d-\d\dT/);
 });
@@ -189,7 +218,11 @@ it('passes a failed simulated task with its state, keeping the message in payloa
 	const response = await fetch(`${sim.url}/v1/videos`, {
 		method: 'POST',
 		headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
-		body: JSON.stringify({ model: 'vidmodel', prompt: 'this one will [fail]', notifyHook: receiverUrl }),
+		body: JSON.stringify({
+			model: 'vidmodel',
+			prompt: 'this one will [fail]',
+			notifyHook: receiverUrl,
+		}),
 	});
 	expect(response.status).toBe(200);
 	await waitFor(() => executions.length === 1, 'one started execution');

@@ -3,7 +3,10 @@
  * time (not wall time) and the minimum keep the "stays fast" assertions meaningful on a busy
  * machine, where other processes and GC pauses would otherwise decide the result.
  */
-export async function cpuMs<T>(fn: () => T | Promise<T>, runs = 3): Promise<{ ms: number; result: T }> {
+export async function cpuMs<T>(
+	fn: () => T | Promise<T>,
+	runs = 3,
+): Promise<{ ms: number; result: T }> {
 	let best = Number.POSITIVE_INFINITY;
 	let result!: T;
 	for (let i = 0; i < runs; i++) {
@@ -22,7 +25,13 @@ export async function cpuMs<T>(fn: () => T | Promise<T>, runs = 3): Promise<{ ms
  * (work that grows with the body) multiplies the guarded case's cost far beyond the factor. The message
  * names both figures.
  */
-export function expectWithin(ms: number, baselineMs: number, factor: number, what: string, floorMs = 2): void {
+export function expectWithin(
+	ms: number,
+	baselineMs: number,
+	factor: number,
+	what: string,
+	floorMs = 2,
+): void {
 	const bound = baselineMs * factor + floorMs;
 	if (!(ms < bound)) {
 		throw new Error(

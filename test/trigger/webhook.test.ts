@@ -1,13 +1,30 @@
 import { NodeHelpers, ObservableObject, Workflow } from 'n8n-workflow';
 import type { IDataObject, INode, INodeParameters, INodeType, INodeTypes } from 'n8n-workflow';
 
-import { answerLikeN8n, callWebhook, hookContext, NODE, realExtractorAvailable, trigger, webhookContext } from './fakes';
+import {
+	answerLikeN8n,
+	callWebhook,
+	hookContext,
+	NODE,
+	realExtractorAvailable,
+	trigger,
+	webhookContext,
+} from './fakes';
 import type { FakeRequest, WebhookOptions } from './fakes';
 import { CALLBACK_LIMITS } from '../../nodes/shared/gateway/callbacks';
 import { cpuMs, expectWithin } from './timing';
-import { imageInProgress, imageSuccess, musicComplete, videoProcessing, videoSuccess } from './samples';
+import {
+	imageInProgress,
+	imageSuccess,
+	musicComplete,
+	videoProcessing,
+	videoSuccess,
+} from './samples';
 
-async function answer(request: FakeRequest, options: WebhookOptions & { startFails?: boolean } = {}) {
+async function answer(
+	request: FakeRequest,
+	options: WebhookOptions & { startFails?: boolean } = {},
+) {
 	const call = await callWebhook(request, options);
 	return {
 		...answerLikeN8n(call.result, call.res, { startFails: options.startFails }),
@@ -29,7 +46,10 @@ describe('description', () => {
 		expect(d.group).toEqual(['trigger']);
 		expect(d.inputs).toEqual([]);
 		expect(d.outputs).toEqual(['main']);
-		expect(d.icon).toEqual({ light: 'file:mediaGatewayTrigger.svg', dark: 'file:mediaGatewayTrigger.dark.svg' });
+		expect(d.icon).toEqual({
+			light: 'file:mediaGatewayTrigger.svg',
+			dark: 'file:mediaGatewayTrigger.dark.svg',
+		});
 		expect(d.subtitle).toBeTruthy();
 		expect(d.eventTriggerDescription).toBeTruthy();
 		expect(d.activationMessage).toMatch(/Production URL/);
@@ -38,9 +58,15 @@ describe('description', () => {
 		expect(d.credentials).toEqual([{ name: 'mediaGatewayApi', required: false }]);
 	});
 
-	it('declares one POST webhook answered on receipt with the node\'s own body', () => {
+	it("declares one POST webhook answered on receipt with the node's own body", () => {
 		expect(d.webhooks).toEqual([
-			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: '', path: 'webhook' },
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				responseData: '',
+				path: 'webhook',
+			},
 		]);
 	});
 
@@ -76,18 +102,21 @@ describe('answering accepted callbacks', () => {
 		['image', imageSuccess()],
 		['video', videoSuccess()],
 		['music', musicComplete()],
-	])('starts one execution for a final %s callback and answers 200 {"received":true}', async (kind, body) => {
-		const a = await answer({ body });
-		expect(a.status).toBe(200);
-		expect(a.body).toEqual({ received: true });
-		expect(a.executionStarted).toBe(true);
-		expect(a.result.workflowData).toHaveLength(1);
-		expect(a.result.workflowData![0]).toHaveLength(1);
-		const json = a.result.workflowData![0][0].json;
-		expect(json.kind).toBe(kind);
-		expect(json.state).toBe('succeeded');
-		expect(json.payload).toEqual(body);
-	});
+	])(
+		'starts one execution for a final %s callback and answers 200 {"received":true}',
+		async (kind, body) => {
+			const a = await answer({ body });
+			expect(a.status).toBe(200);
+			expect(a.body).toEqual({ received: true });
+			expect(a.executionStarted).toBe(true);
+			expect(a.result.workflowData).toHaveLength(1);
+			expect(a.result.workflowData![0]).toHaveLength(1);
+			const json = a.result.workflowData![0][0].json;
+			expect(json.kind).toBe(kind);
+			expect(json.state).toBe('succeeded');
+			expect(json.payload).toEqual(body);
+		},
+	);
 
 	it('never lets n8n answer with the literal text "firstEntryJson"', async () => {
 		const a = await answer({ body: videoSuccess() });
@@ -100,9 +129,9 @@ describe('answering accepted callbacks', () => {
 		const { extractWebhookOnReceivedResponse } = jest.requireActual(
 			'../../.cache/n8n/node_modules/n8n/dist/webhooks/webhook-on-received-response-extractor.js',
 		) as { extractWebhookOnReceivedResponse: (r: unknown, d: unknown) => unknown };
-		expect(extractWebhookOnReceivedResponse('firstEntryJson', { webhookResponse: { received: true } })).toBe(
-			'firstEntryJson',
-		);
+		expect(
+			extractWebhookOnReceivedResponse('firstEntryJson', { webhookResponse: { received: true } }),
+		).toBe('firstEntryJson');
 		expect(extractWebhookOnReceivedResponse('', { webhookResponse: { received: true } })).toEqual({
 			received: true,
 		});
@@ -132,7 +161,11 @@ describe('at-least-once delivery', () => {
 		expect(retry).toMatchObject({ status: 200, body: { received: true }, executionStarted: true });
 		// Its next retry (say the 200 was lost on the way) is a duplicate.
 		const again = await answer({ body: videoSuccess() }, { staticData });
-		expect(again).toMatchObject({ status: 200, body: { received: true, ignored: 'duplicate' }, executionStarted: false });
+		expect(again).toMatchObject({
+			status: 200,
+			body: { received: true, ignored: 'duplicate' },
+			executionStarted: false,
+		});
 	});
 
 	it('a repeat that arrives while the first delivery is still starting gets 409, so the gateway retries it', async () => {
@@ -144,8 +177,14 @@ describe('at-least-once delivery', () => {
 			body: { error: 'this callback is being processed already; retry later' },
 			executionStarted: false,
 		});
-		expect(answerLikeN8n(first.result, first.res)).toMatchObject({ status: 200, executionStarted: true });
-		expect((await answer({ body: musicComplete() }, { staticData })).body).toEqual({ received: true, ignored: 'duplicate' });
+		expect(answerLikeN8n(first.result, first.res)).toMatchObject({
+			status: 200,
+			executionStarted: true,
+		});
+		expect((await answer({ body: musicComplete() }, { staticData })).body).toEqual({
+			received: true,
+			ignored: 'duplicate',
+		});
 	});
 
 	it('a repeat that arrives while the first delivery is failing to start is let through once the first has failed', async () => {
@@ -156,7 +195,7 @@ describe('at-least-once delivery', () => {
 		expect((await answer({ body: musicComplete() }, { staticData })).executionStarted).toBe(true);
 	});
 
-	it('a caller that hangs up before the start does not block the callback\'s retry', async () => {
+	it("a caller that hangs up before the start does not block the callback's retry", async () => {
 		const staticData: IDataObject = {};
 		const first = await callWebhook({ body: imageSuccess() }, { staticData });
 		first.res.emit('close'); // the gateway gave up waiting; n8n has not read the answer (yet)
@@ -173,11 +212,17 @@ describe('filters', () => {
 	});
 
 	it('accepts every kind when the selection is empty', async () => {
-		expect((await answer({ body: musicComplete() }, { parameters: { kinds: [] } })).executionStarted).toBe(true);
+		expect(
+			(await answer({ body: musicComplete() }, { parameters: { kinds: [] } })).executionStarted,
+		).toBe(true);
 	});
 
 	it('ignores progress callbacks when Final Statuses Only is on (default)', async () => {
-		for (const body of [imageInProgress(), videoProcessing(), { ...imageSuccess(), status: 'NOT_START' }]) {
+		for (const body of [
+			imageInProgress(),
+			videoProcessing(),
+			{ ...imageSuccess(), status: 'NOT_START' },
+		]) {
 			const a = await answer({ body });
 			expect(a.body).toEqual({ received: true, ignored: 'status is not final' });
 			expect(a.executionStarted).toBe(false);
@@ -202,7 +247,10 @@ describe('filters', () => {
 		const parameters = { taskIds: ' other-task , vid-task-1 ' };
 		expect((await answer({ body: videoSuccess() }, { parameters })).executionStarted).toBe(true);
 		const ignored = await answer({ body: musicComplete() }, { parameters });
-		expect(ignored.body).toEqual({ received: true, ignored: 'task id is not in the Task ID Filter' });
+		expect(ignored.body).toEqual({
+			received: true,
+			ignored: 'task id is not in the Task ID Filter',
+		});
 		expect(ignored.executionStarted).toBe(false);
 	});
 });
@@ -215,11 +263,35 @@ describe('authentication', () => {
 	it.each([
 		['query, missing', query, {}, 401, 'missing callback token'],
 		['query, wrong', query, { query: { token: 'nope' } }, 401, 'invalid callback token'],
-		['query, repeated', query, { query: { token: [SECRET, SECRET] } }, 401, 'invalid callback token'],
-		['query, in a header instead', query, { headers: { 'X-Callback-Token': SECRET } }, 401, 'missing callback token'],
+		[
+			'query, repeated',
+			query,
+			{ query: { token: [SECRET, SECRET] } },
+			401,
+			'invalid callback token',
+		],
+		[
+			'query, in a header instead',
+			query,
+			{ headers: { 'X-Callback-Token': SECRET } },
+			401,
+			'missing callback token',
+		],
 		['header, missing', header, {}, 401, 'missing callback token'],
-		['header, wrong', header, { headers: { 'X-Callback-Token': `${SECRET}x` } }, 401, 'invalid callback token'],
-		['header, in the query instead', header, { query: { token: SECRET } }, 401, 'missing callback token'],
+		[
+			'header, wrong',
+			header,
+			{ headers: { 'X-Callback-Token': `${SECRET}x` } },
+			401,
+			'invalid callback token',
+		],
+		[
+			'header, in the query instead',
+			header,
+			{ query: { token: SECRET } },
+			401,
+			'missing callback token',
+		],
 	])('answers 401 and starts nothing: %s', async (_label, parameters, request, status, error) => {
 		const a = await answer({ body: imageSuccess(), ...request }, { parameters });
 		expect(a.status).toBe(status);
@@ -229,19 +301,34 @@ describe('authentication', () => {
 	});
 
 	it('accepts the right token in the query and in the header', async () => {
-		expect((await answer({ body: imageSuccess(), query: { token: SECRET } }, { parameters: query })).status).toBe(200);
-		const viaHeader = await answer({ body: imageSuccess(), headers: { 'x-callback-token': SECRET } }, { parameters: header });
+		expect(
+			(await answer({ body: imageSuccess(), query: { token: SECRET } }, { parameters: query }))
+				.status,
+		).toBe(200);
+		const viaHeader = await answer(
+			{ body: imageSuccess(), headers: { 'x-callback-token': SECRET } },
+			{ parameters: header },
+		);
 		expect(viaHeader).toMatchObject({ status: 200, executionStarted: true });
 	});
 
 	it('uses the configured parameter and header names', async () => {
 		const q = { ...query, queryParameterName: 'sig' };
-		expect((await answer({ body: imageSuccess(), query: { sig: SECRET } }, { parameters: q })).status).toBe(200);
-		expect((await answer({ body: imageSuccess(), query: { token: SECRET } }, { parameters: q })).status).toBe(401);
+		expect(
+			(await answer({ body: imageSuccess(), query: { sig: SECRET } }, { parameters: q })).status,
+		).toBe(200);
+		expect(
+			(await answer({ body: imageSuccess(), query: { token: SECRET } }, { parameters: q })).status,
+		).toBe(401);
 		const h = { ...header, headerName: 'X-Gateway-Secret' };
-		expect((await answer({ body: imageSuccess(), headers: { 'X-Gateway-Secret': SECRET } }, { parameters: h })).status).toBe(
-			200,
-		);
+		expect(
+			(
+				await answer(
+					{ body: imageSuccess(), headers: { 'X-Gateway-Secret': SECRET } },
+					{ parameters: h },
+				)
+			).status,
+		).toBe(200);
 	});
 
 	it('checks the token before the body, so strangers learn nothing about it', async () => {
@@ -250,12 +337,18 @@ describe('authentication', () => {
 	});
 
 	it('rejects every callback while the secret is empty', async () => {
-		const a = await answer({ body: imageSuccess(), query: { token: '' } }, { parameters: { ...query, secretToken: '' } });
+		const a = await answer(
+			{ body: imageSuccess(), query: { token: '' } },
+			{ parameters: { ...query, secretToken: '' } },
+		);
 		expect(a.status).toBe(401);
 	});
 
 	it('never echoes the secret', async () => {
-		const a = await answer({ body: imageSuccess(), query: { token: 'wrong' } }, { parameters: query });
+		const a = await answer(
+			{ body: imageSuccess(), query: { token: 'wrong' } },
+			{ parameters: query },
+		);
 		expect(JSON.stringify(a.body)).not.toContain(SECRET);
 	});
 });
@@ -267,7 +360,8 @@ describe('duplicates', () => {
 			let node: INodeType | undefined;
 			jest.isolateModules(() => {
 				// eslint-disable-next-line @typescript-eslint/no-require-imports
-				node = new (require('../../nodes/MediaGatewayTrigger/MediaGatewayTrigger.node').MediaGatewayTrigger)();
+				node =
+					new (require('../../nodes/MediaGatewayTrigger/MediaGatewayTrigger.node').MediaGatewayTrigger)();
 			});
 			return node as INodeType;
 		};
@@ -276,7 +370,10 @@ describe('duplicates', () => {
 		let row = '{}';
 		const begin = (node: INodeType, id: string) => {
 			const staticData = JSON.parse(row) as IDataObject;
-			const { ctx, res } = webhookContext({ body: { ...videoSuccess(), id } }, { staticData, workflowId: 'wf-queue' });
+			const { ctx, res } = webhookContext(
+				{ body: { ...videoSuccess(), id } },
+				{ staticData, workflowId: 'wf-queue' },
+			);
 			return {
 				run: async () => answerLikeN8n(await node.webhook!.call(ctx), res),
 				save: () => {
@@ -284,7 +381,8 @@ describe('duplicates', () => {
 				},
 			};
 		};
-		const keys = () => Object.keys((JSON.parse(row).dedupe as { entries: object } | undefined)?.entries ?? {});
+		const keys = () =>
+			Object.keys((JSON.parse(row).dedupe as { entries: object } | undefined)?.entries ?? {});
 
 		// A and B answer two different callbacks at once: both read the same row, B saves last.
 		const a1 = begin(processA, 'task-1');
@@ -303,7 +401,11 @@ describe('duplicates', () => {
 
 		// task-1 retried through the other process is now recognised.
 		const retry = begin(processB, 'task-1');
-		expect(await retry.run()).toMatchObject({ status: 200, executionStarted: false, body: { ignored: 'duplicate' } });
+		expect(await retry.run()).toMatchObject({
+			status: 200,
+			executionStarted: false,
+			body: { ignored: 'duplicate' },
+		});
 	});
 
 	it('answers a repeated callback 200 without a second execution', async () => {
@@ -318,11 +420,19 @@ describe('duplicates', () => {
 	it('treats a new progress value of the same task and status as new', async () => {
 		const staticData: IDataObject = {};
 		const parameters = { finalOnly: false };
-		expect((await answer({ body: imageInProgress() }, { staticData, parameters })).executionStarted).toBe(true);
+		expect(
+			(await answer({ body: imageInProgress() }, { staticData, parameters })).executionStarted,
+		).toBe(true);
 		const further = { ...imageInProgress(), progress: '70%' };
-		expect((await answer({ body: further }, { staticData, parameters })).executionStarted).toBe(true);
-		expect((await answer({ body: further }, { staticData, parameters })).executionStarted).toBe(false);
-		expect((await answer({ body: imageSuccess() }, { staticData, parameters })).executionStarted).toBe(true);
+		expect((await answer({ body: further }, { staticData, parameters })).executionStarted).toBe(
+			true,
+		);
+		expect((await answer({ body: further }, { staticData, parameters })).executionStarted).toBe(
+			false,
+		);
+		expect(
+			(await answer({ body: imageSuccess() }, { staticData, parameters })).executionStarted,
+		).toBe(true);
 	});
 
 	it('remembers only accepted callbacks', async () => {
@@ -337,23 +447,30 @@ describe('duplicates', () => {
 	it('can be switched off', async () => {
 		const staticData: IDataObject = {};
 		const parameters = { ignoreDuplicates: false };
-		expect((await answer({ body: musicComplete() }, { staticData, parameters })).executionStarted).toBe(true);
-		expect((await answer({ body: musicComplete() }, { staticData, parameters })).executionStarted).toBe(true);
+		expect(
+			(await answer({ body: musicComplete() }, { staticData, parameters })).executionStarted,
+		).toBe(true);
+		expect(
+			(await answer({ body: musicComplete() }, { staticData, parameters })).executionStarted,
+		).toBe(true);
 		expect(staticData.dedupe).toBeUndefined();
 	});
 
 	it('honours the memory size option', async () => {
 		const staticData: IDataObject = {};
 		const parameters = { options: { duplicateMemorySize: 2 } };
-		for (const id of ['a', 'b', 'c']) await answer({ body: { ...videoSuccess(), id } }, { staticData, parameters });
+		for (const id of ['a', 'b', 'c'])
+			await answer({ body: { ...videoSuccess(), id } }, { staticData, parameters });
 		expect(Object.keys((staticData.dedupe as { entries: object }).entries)).toHaveLength(2);
 		// "a" was evicted, so its retry passes again; "c" is still remembered.
-		expect((await answer({ body: { ...videoSuccess(), id: 'a' } }, { staticData, parameters })).executionStarted).toBe(
-			true,
-		);
-		expect((await answer({ body: { ...videoSuccess(), id: 'c' } }, { staticData, parameters })).executionStarted).toBe(
-			false,
-		);
+		expect(
+			(await answer({ body: { ...videoSuccess(), id: 'a' } }, { staticData, parameters }))
+				.executionStarted,
+		).toBe(true);
+		expect(
+			(await answer({ body: { ...videoSuccess(), id: 'c' } }, { staticData, parameters }))
+				.executionStarted,
+		).toBe(false);
 	});
 
 	it('honours the memory window option', async () => {
@@ -362,11 +479,17 @@ describe('duplicates', () => {
 		const now = jest.spyOn(Date, 'now');
 		try {
 			now.mockReturnValue(1_700_000_000_000);
-			expect((await answer({ body: videoSuccess() }, { staticData, parameters })).executionStarted).toBe(true);
+			expect(
+				(await answer({ body: videoSuccess() }, { staticData, parameters })).executionStarted,
+			).toBe(true);
 			now.mockReturnValue(1_700_000_000_000 + 59 * 60_000);
-			expect((await answer({ body: videoSuccess() }, { staticData, parameters })).executionStarted).toBe(false);
+			expect(
+				(await answer({ body: videoSuccess() }, { staticData, parameters })).executionStarted,
+			).toBe(false);
 			now.mockReturnValue(1_700_000_000_000 + 61 * 60_000);
-			expect((await answer({ body: videoSuccess() }, { staticData, parameters })).executionStarted).toBe(true);
+			expect(
+				(await answer({ body: videoSuccess() }, { staticData, parameters })).executionStarted,
+			).toBe(true);
 		} finally {
 			now.mockRestore();
 		}
@@ -380,9 +503,21 @@ describe('bad input', () => {
 		['no body', undefined, 'body must be a JSON object'],
 		['an empty object', {}, 'id: the task id is missing'],
 		['a numeric id', { ...imageSuccess(), id: 7 }, 'id: must be a string, not number'],
-		['an unknown shape', { id: 'x', state: 'done' }, 'unrecognised callback shape: expected an image, video or music task callback'],
-		['a wrong type', { ...videoSuccess(), created_at: 'yesterday' }, 'created_at: must be a number, not string'],
-		['a pollution key', JSON.parse('{"id":"x","status":"SUCCESS","__proto__":{"admin":true}}'), 'forbidden key "__proto__"'],
+		[
+			'an unknown shape',
+			{ id: 'x', state: 'done' },
+			'unrecognised callback shape: expected an image, video or music task callback',
+		],
+		[
+			'a wrong type',
+			{ ...videoSuccess(), created_at: 'yesterday' },
+			'created_at: must be a number, not string',
+		],
+		[
+			'a pollution key',
+			JSON.parse('{"id":"x","status":"SUCCESS","__proto__":{"admin":true}}'),
+			'forbidden key "__proto__"',
+		],
 	])('answers 400 with a short reason for %s', async (_label, body, error) => {
 		const a = await answer({ body });
 		expect(a.status).toBe(400);
@@ -392,21 +527,67 @@ describe('bad input', () => {
 	});
 
 	it.each([
-		['a NUL in the id', { ...imageSuccess(), id: 'img\u0000task' }, 'id: must not contain control characters'],
-		['a line break in the id', { ...videoSuccess(), id: 'vid-1\nX-Injected: 1' }, 'id: must not contain control characters'],
-		['an escape in the status', { ...imageSuccess(), status: 'SUCCESS\u001b[31m' }, 'status: must not contain control characters'],
-		['a C1 control in the status', { ...musicComplete(), status: 'complete\u0085' }, 'status: must not contain control characters'],
-		['a NUL in the image URL', { ...imageSuccess(), imageUrl: 'https://cdn.example.com/a\u0000.png' }, 'imageUrl: must not contain control characters'],
-		['a 300-character id', { ...videoSuccess(), id: 'v'.repeat(300) }, 'id: is longer than 256 characters'],
-		['a 100-character status', { ...imageSuccess(), status: 'S'.repeat(100) }, 'status: is longer than 64 characters'],
+		[
+			'a NUL in the id',
+			{ ...imageSuccess(), id: 'img\u0000task' },
+			'id: must not contain control characters',
+		],
+		[
+			'a line break in the id',
+			{ ...videoSuccess(), id: 'vid-1\nX-Injected: 1' },
+			'id: must not contain control characters',
+		],
+		[
+			'an escape in the status',
+			{ ...imageSuccess(), status: 'SUCCESS\u001b[31m' },
+			'status: must not contain control characters',
+		],
+		[
+			'a C1 control in the status',
+			{ ...musicComplete(), status: 'complete\u0085' },
+			'status: must not contain control characters',
+		],
+		[
+			'a NUL in the image URL',
+			{ ...imageSuccess(), imageUrl: 'https://cdn.example.com/a\u0000.png' },
+			'imageUrl: must not contain control characters',
+		],
+		[
+			'a 300-character id',
+			{ ...videoSuccess(), id: 'v'.repeat(300) },
+			'id: is longer than 256 characters',
+		],
+		[
+			'a 100-character status',
+			{ ...imageSuccess(), status: 'S'.repeat(100) },
+			'status: is longer than 64 characters',
+		],
 		[
 			'a 9 kB video URL',
-			{ ...videoSuccess(), output: { ...videoSuccess().output, video_url: `https://cdn.example.com/${'a'.repeat(9000)}` } },
+			{
+				...videoSuccess(),
+				output: {
+					...videoSuccess().output,
+					video_url: `https://cdn.example.com/${'a'.repeat(9000)}`,
+				},
+			},
 			'output.video_url: is longer than 8192 characters',
 		],
-		['a 1 MB image URL', { ...imageSuccess(), imageUrl: `https://cdn.example.com/${'a'.repeat(1 << 20)}` }, 'body has a text value longer than 20000 characters'],
-		['a 1 MB unknown field', { ...musicComplete(), note: 'n'.repeat(1 << 20) }, 'body has a text value longer than 20000 characters'],
-		['a 1 MB key', { ...imageSuccess(), ['k'.repeat(1 << 20)]: 1 }, 'body has a key longer than 256 characters'],
+		[
+			'a 1 MB image URL',
+			{ ...imageSuccess(), imageUrl: `https://cdn.example.com/${'a'.repeat(1 << 20)}` },
+			'body has a text value longer than 20000 characters',
+		],
+		[
+			'a 1 MB unknown field',
+			{ ...musicComplete(), note: 'n'.repeat(1 << 20) },
+			'body has a text value longer than 20000 characters',
+		],
+		[
+			'a 1 MB key',
+			{ ...imageSuccess(), ['k'.repeat(1 << 20)]: 1 },
+			'body has a key longer than 256 characters',
+		],
 	])('answers 400 and starts nothing for %s', async (_label, body, error) => {
 		const a = await answer({ body });
 		expect(a).toMatchObject({ status: 400, body: { error }, executionStarted: false });
@@ -414,27 +595,38 @@ describe('bad input', () => {
 	});
 
 	it.each([
-		['form encoding', 'application/x-www-form-urlencoded', { id: 'img-task-1', status: 'SUCCESS', imageUrl: 'https://x' }],
+		[
+			'form encoding',
+			'application/x-www-form-urlencoded',
+			{ id: 'img-task-1', status: 'SUCCESS', imageUrl: 'https://x' },
+		],
 		['multipart', 'multipart/form-data; boundary=x', { id: 'img-task-1', status: 'SUCCESS' }],
 		['plain text', 'text/plain', JSON.stringify(imageSuccess())],
 		['XML', 'application/xml', { id: 'img-task-1', status: 'SUCCESS' }],
 		['no content type', undefined, imageSuccess()],
 		['a repeated header', ['application/json', 'application/json'], imageSuccess()],
-	])('answers 415 and starts nothing for %s, even when n8n parsed the body into callback fields', async (_l, type, body) => {
-		const a = await answer({ body, headers: { 'content-type': type as string | undefined } });
-		expect(a).toMatchObject({
-			status: 415,
-			body: { error: 'unsupported content type: callbacks are sent as application/json' },
-			executionStarted: false,
-		});
-	});
-
-	it.each(['application/json', 'application/json; charset=utf-8', 'Application/JSON;charset=UTF-8', 'application/vnd.gateway+json'])(
-		'accepts the JSON content type %s',
-		async (type) => {
-			expect((await answer({ body: imageSuccess(), headers: { 'content-type': type } })).executionStarted).toBe(true);
+	])(
+		'answers 415 and starts nothing for %s, even when n8n parsed the body into callback fields',
+		async (_l, type, body) => {
+			const a = await answer({ body, headers: { 'content-type': type as string | undefined } });
+			expect(a).toMatchObject({
+				status: 415,
+				body: { error: 'unsupported content type: callbacks are sent as application/json' },
+				executionStarted: false,
+			});
 		},
 	);
+
+	it.each([
+		'application/json',
+		'application/json; charset=utf-8',
+		'Application/JSON;charset=UTF-8',
+		'application/vnd.gateway+json',
+	])('accepts the JSON content type %s', async (type) => {
+		expect(
+			(await answer({ body: imageSuccess(), headers: { 'content-type': type } })).executionStarted,
+		).toBe(true);
+	});
 
 	it('checks the token before the content type', async () => {
 		const a = await answer(
@@ -445,14 +637,19 @@ describe('bad input', () => {
 	});
 
 	it('answers 400 quickly for very deep and very wide bodies', async () => {
-		const deep: unknown = JSON.parse(`{"id":"x","status":"SUCCESS","a":${'['.repeat(200_000)}${']'.repeat(200_000)}}`);
+		const deep: unknown = JSON.parse(
+			`{"id":"x","status":"SUCCESS","a":${'['.repeat(200_000)}${']'.repeat(200_000)}}`,
+		);
 		const wide = { ...imageSuccess(), list: new Array(3_000_000).fill(1) };
 		// Baseline in the same test (CPU time, so load-robust): answering the largest body the trigger accepts.
 		// A hostile body may cost a few of those, not the hundreds a walk of all of it would.
 		const largest = { ...imageSuccess(), list: new Array(CALLBACK_LIMITS.maxValues - 50).fill(1) };
 		const { ms: baseline, result: accepted } = await cpuMs(() => answer({ body: largest }));
 		expect(accepted.status).toBe(200);
-		for (const [name, body] of [['200 000 levels deep', deep], ['3 000 000 values wide', wide]] as const) {
+		for (const [name, body] of [
+			['200 000 levels deep', deep],
+			['3 000 000 values wide', wide],
+		] as const) {
 			const { ms, result } = await cpuMs(() => answer({ body }));
 			expect(result.status).toBe(400);
 			expectWithin(ms, baseline, 3, name);
@@ -469,7 +666,14 @@ describe('static data in a real n8n Workflow object', () => {
 
 	function workflowWith(staticData: IDataObject, parameters: IDataObject = {}) {
 		const node: INode = { ...NODE, parameters: parameters as INodeParameters };
-		const workflow = new Workflow({ id: 'wf1', nodes: [node], connections: {}, active: true, nodeTypes, staticData });
+		const workflow = new Workflow({
+			id: 'wf1',
+			nodes: [node],
+			connections: {},
+			active: true,
+			nodeTypes,
+			staticData,
+		});
 		return { workflow, node: workflow.getNode(NODE.name)! };
 	}
 
@@ -493,7 +697,10 @@ describe('static data in a real n8n Workflow object', () => {
 		const next = workflowWith(saved);
 		const { ctx, res } = webhookContext(
 			{ body: videoSuccess() },
-			{ parameters: next.node.parameters, staticData: next.workflow.getStaticData('node', next.node) },
+			{
+				parameters: next.node.parameters,
+				staticData: next.workflow.getStaticData('node', next.node),
+			},
 		);
 		const a = answerLikeN8n(await trigger.webhook.call(ctx), res);
 		expect(a.body).toEqual({ received: true, ignored: 'duplicate' });
@@ -510,18 +717,32 @@ describe('static data in a real n8n Workflow object', () => {
 		);
 		const result = await trigger.webhook.call(ctx);
 		// …then WorkflowRunner.run() builds another Workflow around the same object, which resets the flag…
-		new Workflow({ id: 'wf1', nodes: [node], connections: {}, active: true, nodeTypes, staticData: fromDatabase });
+		new Workflow({
+			id: 'wf1',
+			nodes: [node],
+			connections: {},
+			active: true,
+			nodeTypes,
+			staticData: fromDatabase,
+		});
 		expect(workflow.staticData.__dataChanged).toBe(false);
 		// …and only then reads the answer; saveStaticData runs right after, and sees the change.
 		expect(answerLikeN8n(result, res)).toMatchObject({ status: 200, executionStarted: true });
 		expect(workflow.staticData.__dataChanged).toBe(true);
-		const saved = JSON.parse(JSON.stringify(workflow.staticData)) as Record<string, { dedupe: { entries: object } }>;
+		const saved = JSON.parse(JSON.stringify(workflow.staticData)) as Record<
+			string,
+			{ dedupe: { entries: object } }
+		>;
 		expect(Object.keys(saved[`node:${NODE.name}`].dedupe.entries)).toHaveLength(1);
 	});
 
 	it('receives the declared defaults from n8n', () => {
 		const { node } = workflowWith({});
-		expect(node.parameters).toMatchObject({ kinds: ['image', 'video', 'music'], finalOnly: true, ignoreDuplicates: true });
+		expect(node.parameters).toMatchObject({
+			kinds: ['image', 'video', 'music'],
+			finalOnly: true,
+			ignoreDuplicates: true,
+		});
 	});
 });
 
@@ -542,7 +763,9 @@ describe('webhook lifecycle (checkExists / create / delete)', () => {
 	});
 
 	it('reports a registration for another URL as missing (e.g. the Test URL or a changed base URL)', async () => {
-		const { ctx } = hookContext({ staticData: { registeredUrl: 'http://old.example/webhook/x/webhook' } });
+		const { ctx } = hookContext({
+			staticData: { registeredUrl: 'http://old.example/webhook/x/webhook' },
+		});
 		expect(await methods.checkExists.call(ctx)).toBe(false);
 	});
 
@@ -565,7 +788,9 @@ describe('webhook lifecycle (checkExists / create / delete)', () => {
 	});
 
 	it('records the secret mode and refuses to activate with an empty secret', async () => {
-		const withSecret = hookContext({ parameters: { authentication: 'headerToken', secretToken: 'abc123' } });
+		const withSecret = hookContext({
+			parameters: { authentication: 'headerToken', secretToken: 'abc123' },
+		});
 		await methods.create.call(withSecret.ctx);
 		expect(withSecret.staticData.authentication).toBe('headerToken');
 		expect(JSON.stringify(withSecret.staticData)).not.toContain('abc123');
@@ -580,7 +805,7 @@ describe('webhook lifecycle (checkExists / create / delete)', () => {
 		await expect(methods.create.call(ctx)).rejects.toThrow(/no webhook URL/);
 	});
 
-	it('lets errors of n8n\'s helpers propagate instead of swallowing them', async () => {
+	it("lets errors of n8n's helpers propagate instead of swallowing them", async () => {
 		const { ctx } = hookContext({});
 		(ctx as unknown as { getWorkflowStaticData: () => never }).getWorkflowStaticData = () => {
 			throw new Error('database unavailable');

@@ -26,10 +26,13 @@ function allParameters(node: INodeType): INodeProperties[] {
 	return out;
 }
 
-const shownFor = (p: INodeProperties) => (p.displayOptions?.show?.operation as string[] | undefined) ?? [];
+const shownFor = (p: INodeProperties) =>
+	(p.displayOptions?.show?.operation as string[] | undefined) ?? [];
 
-it('Duplicate Memory Size defaults to the trigger\'s built-in memory size', () => {
-	const size = allParameters(new MediaGatewayTrigger()).find((p) => p.name === 'duplicateMemorySize');
+it("Duplicate Memory Size defaults to the trigger's built-in memory size", () => {
+	const size = allParameters(new MediaGatewayTrigger()).find(
+		(p) => p.name === 'duplicateMemorySize',
+	);
 	expect(size?.default).toBe(DEDUPE_DEFAULTS.maxEntries);
 });
 
@@ -53,6 +56,8 @@ it('Download is on for images and off for videos, whose files are large', () => 
 
 it('an optional image input (the Edit mask) starts at None, a required one at Binary Field', () => {
 	const edit = allParameters(new MediaGatewayImage()).filter((p) => shownFor(p).includes('edit'));
-	const sources = Object.fromEntries(edit.filter((p) => p.name.endsWith('Source')).map((p) => [p.name, p.default]));
+	const sources = Object.fromEntries(
+		edit.filter((p) => p.name.endsWith('Source')).map((p) => [p.name, p.default]),
+	);
 	expect(sources).toEqual({ imageSource: 'binary', maskSource: 'none' });
 });

@@ -11,8 +11,13 @@ const REPO = path.resolve(__dirname, '..', '..');
 const FILE = path.join(REPO, '.github', 'workflows', 'release.yml');
 
 /** GitHub's tag filter glob (`*` is any run of characters but `/`) as a RegExp. */
-const globToRegExp = (glob) => new RegExp(`^${glob.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')}$`);
-const runs = (job) => job.steps.filter((s) => typeof s.run === 'string').map((s) => s.run).join('\n');
+const globToRegExp = (glob) =>
+	new RegExp(`^${glob.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')}$`);
+const runs = (job) =>
+	job.steps
+		.filter((s) => typeof s.run === 'string')
+		.map((s) => s.run)
+		.join('\n');
 const uses = (job) => job.steps.filter((s) => s.uses).map((s) => s.uses.split('@')[0]);
 
 let workflow;
@@ -41,7 +46,7 @@ it('runs on version tags only', () => {
 	expect(matches('latest')).toBe(false);
 });
 
-it('runs the project\'s full test command, after checking the tag against package.json', () => {
+it("runs the project's full test command, after checking the tag against package.json", () => {
 	const test = workflow.jobs.test;
 	expect(uses(test)).toContain('actions/checkout');
 	expect(runs(test)).toMatch(/\$GITHUB_REF_NAME/);
@@ -66,8 +71,15 @@ it('publishes with provenance from its own job, after the tests, holding the OID
 	const setupNode = publish.steps.find((s) => s.uses?.startsWith('actions/setup-node'));
 	expect(setupNode.with['registry-url']).toBe('https://registry.npmjs.org');
 	expect(Number.parseInt(String(setupNode.with['node-version']), 10)).toBeGreaterThanOrEqual(22);
-	const commands = runs(publish).split('\n').map((line) => line.trim());
-	const order = ['npm ci --ignore-scripts', 'npm run build', 'npm run lint -- --no-build', 'npm publish --provenance --access public'];
+	const commands = runs(publish)
+		.split('\n')
+		.map((line) => line.trim());
+	const order = [
+		'npm ci --ignore-scripts',
+		'npm run build',
+		'npm run lint -- --no-build',
+		'npm publish --provenance --access public',
+	];
 	const positions = order.map((command) => commands.indexOf(command));
 	expect(positions).not.toContain(-1);
 	expect([...positions].sort((a, b) => a - b)).toEqual(positions);

@@ -19,8 +19,14 @@ function fixturePackage(nodeSource) {
 
 function lintSource(dir) {
 	const json = path.join(dir, 'lint.json');
-	const run = spawnSync(process.execPath, [LINT, '--source-only', '--dir', dir, '--json', json], { encoding: 'utf8' });
-	return { status: run.status, output: run.stdout + run.stderr, summary: JSON.parse(fs.readFileSync(json, 'utf8')) };
+	const run = spawnSync(process.execPath, [LINT, '--source-only', '--dir', dir, '--json', json], {
+		encoding: 'utf8',
+	});
+	return {
+		status: run.status,
+		output: run.stdout + run.stderr,
+		summary: JSON.parse(fs.readFileSync(json, 'utf8')),
+	};
 }
 
 const parameter = (lines) => `

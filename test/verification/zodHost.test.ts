@@ -26,10 +26,16 @@ it(`node code runs on the zod ${hostMajor} the host provides`, () => {
 it('keeps the exact messages of required_error, invalid_type_error, errorMap and issue.received', () => {
 	const messages = (input: unknown) => {
 		const result = imageGenerateSchema.safeParse(input);
-		return result.success ? [] : result.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`);
+		return result.success
+			? []
+			: result.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`);
 	};
-	expect(messages({ model: 'V_3' })).toEqual(['prompt is required: enter a description of the image']);
-	expect(messages({ prompt: 5, model: 'V_3' })).toEqual(['prompt must be text: enter a description of the image']);
+	expect(messages({ model: 'V_3' })).toEqual([
+		'prompt is required: enter a description of the image',
+	]);
+	expect(messages({ prompt: 5, model: 'V_3' })).toEqual([
+		'prompt must be text: enter a description of the image',
+	]);
 	expect(messages({ prompt: 'a cat', model: 'V_3', style_type: 'OIL' })).toEqual([
 		'style_type must be one of AUTO, GENERAL, REALISTIC, DESIGN',
 	]);

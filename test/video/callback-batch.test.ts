@@ -30,7 +30,15 @@ import {
 	readBatch,
 	startCallbackWait,
 } from '../../nodes/shared/videoTask/callbackWait';
-import { API_KEY, posts, runGateway, startSim, taskGets, type RunOptions, type Simulator } from './helpers';
+import {
+	API_KEY,
+	posts,
+	runGateway,
+	startSim,
+	taskGets,
+	type RunOptions,
+	type Simulator,
+} from './helpers';
 
 /** Long enough that nothing finishes on its own while a test pokes the webhook. */
 const RENDER_MS = 60_000;
@@ -67,8 +75,16 @@ function params(overrides: INodeParameters = {}): INodeParameters {
 const prompts = (n: number, mark = (i: number) => '') =>
 	Array.from({ length: n }, (_, i) => ({ json: { prompt: `Clip ${i}${mark(i)}` } }));
 
-const park = (input: Array<{ json: IDataObject }>, overrides: INodeParameters = {}, options: RunOptions = {}) =>
-	runGateway(sim, new MediaGatewayVideo(), params(overrides), { input, mode: 'webhook', ...options });
+const park = (
+	input: Array<{ json: IDataObject }>,
+	overrides: INodeParameters = {},
+	options: RunOptions = {},
+) =>
+	runGateway(sim, new MediaGatewayVideo(), params(overrides), {
+		input,
+		mode: 'webhook',
+		...options,
+	});
 
 /** The stack entry n8n keeps for the waiting node: what its webhook later sees as `executeData`. */
 function waitingEntry(result: Awaited<ReturnType<typeof park>>): IExecuteData {
@@ -175,19 +191,28 @@ describe('parking a batch', () => {
 		expect(created).toHaveLength(20);
 		const hooks = new Set(created.map((r) => (r.body as IDataObject).notifyHook));
 		expect(hooks.size).toBe(1);
-		expect([...hooks][0]).toMatch(/^http:\/\/127\.0\.0\.1:5678\/webhook-waiting\/[^?]+\?signature=/);
+		expect([...hooks][0]).toMatch(
+			/^http:\/\/127\.0\.0\.1:5678\/webhook-waiting\/[^?]+\?signature=/,
+		);
 		const ids = taskIdsOf(entry);
 		expect(result.items.map((i) => i.json.taskId)).toEqual(ids);
 		expect(result.items.map((i) => i.pairedItem)).toEqual(ids.map((_, item) => ({ item })));
 		expect(result.items.map((i) => sim.tasks.get(String(i.json.taskId))!.prompt)).toEqual(
 			Array.from({ length: 20 }, (_, i) => `Clip ${i}`),
 		);
-		expect(result.items.every((i) => i.json.waitingForCallback === true && i.json.state === 'running')).toBe(true);
+		expect(
+			result.items.every((i) => i.json.waitingForCallback === true && i.json.state === 'running'),
+		).toBe(true);
 		const batch = batchOf(entry);
 		expect(batch).toMatchObject({ continueOnFail: false, concurrency: 5, limitMs: 3_600_000 });
 		// Armed for the wait limit: names every task, says how to fetch them.
-		const armed = entry.metadata?.resumeError as unknown as { message: string; description: string };
-		expect(armed.message).toBe(`20 of 20 video tasks did not report a final state within 1 h: ${ids.join(', ')}`);
+		const armed = entry.metadata?.resumeError as unknown as {
+			message: string;
+			description: string;
+		};
+		expect(armed.message).toBe(
+			`20 of 20 video tasks did not report a final state within 1 h: ${ids.join(', ')}`,
+		);
 		expect(armed.description).toContain('"Get Task" or "Wait for Task"');
 		// The first run's wait deadline is the limit.
 		expect(Date.parse(String(result.run.waitTill)) - Date.now()).toBeGreaterThan(59 * 60_000);
@@ -202,7 +227,9 @@ describe('parking a batch', () => {
 		expect(stored.name).toBe('NodeOperationError');
 		let thrown: unknown;
 		try {
-			(WorkflowExecute.prototype as unknown as { rethrowNodeError(error: unknown): never }).rethrowNodeError(stored);
+			(
+				WorkflowExecute.prototype as unknown as { rethrowNodeError(error: unknown): never }
+			).rethrowNodeError(stored);
 		} catch (caught) {
 			thrown = caught;
 		}
@@ -223,26 +250,42 @@ describe('parking a batch', () => {
 		expect(result.error?.message).toBe(
 			`Wait for Callback takes at most ${MAX_BATCH_ITEMS} items per execution; this node received ${MAX_BATCH_ITEMS + 1}`,
 		);
-		expect(result.error?.description).toMatch(/Loop Over Items node with batch size 100.*Return Task at Once/);
+		expect(result.error?.description).toMatch(
+			/Loop Over Items node with batch size 100.*Return Task at Once/,
+		);
 		expect(posts(sim)).toHaveLength(0);
 	});
 
 	test('the Wait Limit has a maximum of one day', async () => {
 		const result = await park(prompts(1), { callbackWaitLimitMinutes: 1441 });
-		expect(result.error?.message).toBe('Wait Limit (Minutes) must be greater than 0 and at most 1440');
+		expect(result.error?.message).toBe(
+			'Wait Limit (Minutes) must be greater than 0 and at most 1440',
+		);
 		expect(posts(sim)).toHaveLength(0);
 	});
 
 	test('a creation failure without Continue On Fail stops the node and names the tasks already created', async () => {
 		// Concurrency 1: the gateway accepts the first two items, then refuses the third.
 		for (const id of ['vid_made_0', 'vid_made_1']) {
-			sim.inject({ path: '/v1/videos', method: 'POST', status: 200, body: { id, status: 'processing', created_at: 1763700000 } });
+			sim.inject({
+				path: '/v1/videos',
+				method: 'POST',
+				status: 200,
+				body: { id, status: 'processing', created_at: 1763700000 },
+			});
 		}
-		sim.inject({ path: '/v1/videos', method: 'POST', status: 400, body: { error: { message: 'prompt: refused (simulated)' } } });
+		sim.inject({
+			path: '/v1/videos',
+			method: 'POST',
+			status: 400,
+			body: { error: { message: 'prompt: refused (simulated)' } },
+		});
 		const result = await park(prompts(4), { options: { concurrency: 1 } });
 		expect(result.executionStatus).toBe('error');
 		expect(result.error?.itemIndex).toBe(2);
-		expect(result.error?.message).toBe('The gateway rejected the request POST /v1/videos (HTTP 400)');
+		expect(result.error?.message).toBe(
+			'The gateway rejected the request POST /v1/videos (HTTP 400)',
+		);
 		expect(result.error?.description).toContain('item 0: vid_made_0, item 1: vid_made_1');
 		expect(result.error?.description).toContain('"Get Task" or "Wait for Task"');
 		// The fourth item was never sent.
@@ -250,8 +293,17 @@ describe('parking a batch', () => {
 	});
 
 	test('a creation failure under Continue On Fail: an error item for that input, the rest parks', async () => {
-		sim.inject({ path: '/v1/videos', method: 'POST', status: 400, body: { error: { message: 'prompt: refused (simulated)' } } });
-		const result = await park(prompts(3), { options: { concurrency: 1 } }, { continueOnFail: true });
+		sim.inject({
+			path: '/v1/videos',
+			method: 'POST',
+			status: 400,
+			body: { error: { message: 'prompt: refused (simulated)' } },
+		});
+		const result = await park(
+			prompts(3),
+			{ options: { concurrency: 1 } },
+			{ continueOnFail: true },
+		);
 		const entry = waitingEntry(result);
 		const batch = batchOf(entry);
 		expect('error' in batch.entries[0]).toBe(true);
@@ -277,7 +329,10 @@ describe('the webhook decides with the gateway', () => {
 		expect(foreign.result.workflowData).toBeUndefined();
 
 		const progress = await deliver(entry, videoCallback(ids[1], 'processing'));
-		expect(progress).toMatchObject({ status: 200, body: { received: true, waiting: true, state: 'running' } });
+		expect(progress).toMatchObject({
+			status: 200,
+			body: { received: true, waiting: true, state: 'running' },
+		});
 		expect(progress.result.workflowData).toBeUndefined();
 
 		const malformed = await deliver(entry, { id: 42, status: 'succeed', type: 'video' });
@@ -292,9 +347,13 @@ describe('the webhook decides with the gateway', () => {
 		for (const status of ['succeed', 'FAILURE', 'failed']) {
 			const forged = await deliver(entry, videoCallback(id!, status, { message: 'forged' }));
 			expect(forged.status).toBe(409);
-			expect(forged.body.error).toBe(`The gateway does not report task ${id} as finished; send the callback again when it is`);
+			expect(forged.body.error).toBe(
+				`The gateway does not report task ${id} as finished; send the callback again when it is`,
+			);
 			expect(forged.result.workflowData).toBeUndefined();
-			expect((entry.metadata as IDataObject).resumeError).toMatchObject({ message: expect.stringContaining('sent no final callback') });
+			expect((entry.metadata as IDataObject).resumeError).toMatchObject({
+				message: expect.stringContaining('sent no final callback'),
+			});
 		}
 		expect(taskGets(sim, id)).toHaveLength(3);
 	});
@@ -345,13 +404,17 @@ describe('the webhook decides with the gateway', () => {
 		const ids = taskIdsOf(entry) as string[];
 		ids.forEach(finish);
 		const getsBefore = taskGets(sim).length;
-		const storm = await Promise.all(ids.flatMap((id) => [1, 2].map(() => deliver(entry, videoCallback(id, 'succeed')))));
+		const storm = await Promise.all(
+			ids.flatMap((id) => [1, 2].map(() => deliver(entry, videoCallback(id, 'succeed')))),
+		);
 		// One confirmation per callback at most, and the batch checked once: not 12 checks of 6 tasks.
 		expect(taskGets(sim).length - getsBefore).toBeLessThanOrEqual(12 + 6);
 		expect(storm.map((a) => a.status)).toEqual(storm.map(() => 200));
 		const resumed = storm.filter((a) => a.result.workflowData !== undefined);
 		expect(resumed).toHaveLength(1);
-		expect((resumed[0].result.workflowData as INodeExecutionData[][])[0].map((i) => i.json.taskId)).toEqual(ids);
+		expect(
+			(resumed[0].result.workflowData as INodeExecutionData[][])[0].map((i) => i.json.taskId),
+		).toEqual(ids);
 	});
 
 	test('each task is read final once per process; another process, without that memory, asks the gateway for every task', async () => {
@@ -369,14 +432,19 @@ describe('the webhook decides with the gateway', () => {
 		// A second webhook processor: the same code, loaded again, so none of this process's memory.
 		let elsewhere: typeof callbackWaitWebhook | undefined;
 		jest.isolateModules(() => {
-			elsewhere = (require('../../nodes/shared/videoTask/callbackWait') as { callbackWaitWebhook: typeof callbackWaitWebhook })
-				.callbackWaitWebhook;
+			elsewhere = (
+				require('../../nodes/shared/videoTask/callbackWait') as {
+					callbackWaitWebhook: typeof callbackWaitWebhook;
+				}
+			).callbackWaitWebhook;
 		});
 		let before = taskGets(sim).length;
 		const there = await deliver(entry, videoCallback(ids[4], 'succeed'), API_KEY, elsewhere);
 		expect(taskGets(sim).length - before).toBe(5);
 		const [thereItems] = there.result.workflowData as INodeExecutionData[][];
-		expect(thereItems.map((i) => [i.json.taskId, i.json.state])).toEqual(ids.map((id) => [id, 'succeeded']));
+		expect(thereItems.map((i) => [i.json.taskId, i.json.state])).toEqual(
+			ids.map((id) => [id, 'succeeded']),
+		);
 		// This process: only the task it had not seen final is read.
 		before = taskGets(sim).length;
 		const here = await deliver(entry, videoCallback(ids[4], 'succeed'));
@@ -389,7 +457,9 @@ describe('the webhook decides with the gateway', () => {
 		const first = waitingEntry(await park(prompts(1)));
 		const [firstId] = taskIdsOf(first) as string[];
 		finish(firstId);
-		expect((await deliver(first, videoCallback(firstId, 'succeed'))).result.workflowData).toBeDefined();
+		expect(
+			(await deliver(first, videoCallback(firstId, 'succeed'))).result.workflowData,
+		).toBeDefined();
 		// The next iteration: same n8n execution, a new task.
 		const second = waitingEntry(await park(prompts(1)));
 		executionIds.set(second, executionIds.get(first)!);
@@ -401,7 +471,9 @@ describe('the webhook decides with the gateway', () => {
 	});
 
 	test('a failed task without Continue On Fail: the resume carries one error naming each failed task and reason', async () => {
-		const entry = waitingEntry(await park(prompts(4, (i) => (i === 1 || i === 3 ? ' [fail]' : ''))));
+		const entry = waitingEntry(
+			await park(prompts(4, (i) => (i === 1 || i === 3 ? ' [fail]' : ''))),
+		);
 		const ids = taskIdsOf(entry) as string[];
 		ids.forEach(finish);
 		const answer = await deliver(entry, videoCallback(ids[2], 'succeed'));
@@ -417,7 +489,11 @@ describe('the webhook decides with the gateway', () => {
 
 	test('a failed task under Continue On Fail: an error item for its input, the others succeed', async () => {
 		const entry = waitingEntry(
-			await park(prompts(4, (i) => (i === 2 ? ' [fail]' : '')), {}, { continueOnFail: true }),
+			await park(
+				prompts(4, (i) => (i === 2 ? ' [fail]' : '')),
+				{},
+				{ continueOnFail: true },
+			),
 		);
 		const ids = taskIdsOf(entry) as string[];
 		expect(batchOf(entry).continueOnFail).toBe(true);
@@ -429,7 +505,12 @@ describe('the webhook decides with the gateway', () => {
 		ids.forEach(finish);
 		const answer = await deliver(entry, videoCallback(ids[0], 'succeed'));
 		const [items] = answer.result.workflowData as INodeExecutionData[][];
-		expect(items.map((i) => i.json.state)).toEqual(['succeeded', 'succeeded', 'failed', 'succeeded']);
+		expect(items.map((i) => i.json.state)).toEqual([
+			'succeeded',
+			'succeeded',
+			'failed',
+			'succeeded',
+		]);
 		expect(items[2].json).toMatchObject({
 			error: `The gateway reports task ${ids[2]} as failed: Content policy violation (simulated)`,
 			taskId: ids[2],
@@ -455,9 +536,17 @@ describe('the webhook decides with the gateway', () => {
 	});
 
 	test('a stack entry without a batch (another node, another version) is refused', async () => {
-		const entry = { node: { name: 'x' }, data: { main: [[]] }, source: null, metadata: {} } as unknown as IExecuteData;
+		const entry = {
+			node: { name: 'x' },
+			data: { main: [[]] },
+			source: null,
+			metadata: {},
+		} as unknown as IExecuteData;
 		const answer = await deliver(entry, videoCallback('vid_x', 'succeed'));
-		expect(answer).toMatchObject({ status: 409, body: { error: 'This execution is not waiting for gateway callbacks' } });
+		expect(answer).toMatchObject({
+			status: 409,
+			body: { error: 'This execution is not waiting for gateway callbacks' },
+		});
 	});
 });
 
@@ -478,11 +567,11 @@ describe('the Storyboard node parks a batch the same way', () => {
 		);
 		const entry = waitingEntry(result);
 		expect(taskIdsOf(entry)).toHaveLength(3);
-		expect(posts(sim, '/v1/videos').map((r) => (r.body as { storyboard: IDataObject[] }).storyboard[0].prompt)).toEqual([
-			'Clip 0',
-			'Clip 1',
-			'Clip 2',
-		]);
+		expect(
+			posts(sim, '/v1/videos').map(
+				(r) => (r.body as { storyboard: IDataObject[] }).storyboard[0].prompt,
+			),
+		).toEqual(['Clip 0', 'Clip 1', 'Clip 2']);
 	});
 });
 

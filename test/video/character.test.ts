@@ -100,13 +100,21 @@ describe('Create character', () => {
 
 	test("the gateway's JSON is output as it came (simulator answer)", async () => {
 		const result = await character(
-			params({ referenceImages: { image: [{ source: 'url', url: 'https://cdn.example.com/a.png' }] } }),
+			params({
+				referenceImages: { image: [{ source: 'url', url: 'https://cdn.example.com/a.png' }] },
+			}),
 		);
 
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(1);
 		const json = result.items[0].json;
-		expect(Object.keys(json).sort()).toEqual(['created_at', 'description', 'id', 'name', 'reference_images']);
+		expect(Object.keys(json).sort()).toEqual([
+			'created_at',
+			'description',
+			'id',
+			'name',
+			'reference_images',
+		]);
 		expect(json).toMatchObject({
 			name: 'Captain Mira',
 			description: 'A tall woman in her forties, short silver hair, navy pea coat',
@@ -140,13 +148,19 @@ describe('Create character', () => {
 		expect(result.error).toBeUndefined();
 		expect(result.items.map((i) => i.json.name)).toEqual(names);
 		expect(result.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-		expect(posts(sim).map((r) => r.body.name).sort()).toEqual([...names].sort());
+		expect(
+			posts(sim)
+				.map((r) => r.body.name)
+				.sort(),
+		).toEqual([...names].sort());
 	});
 });
 
 describe('validation before any request', () => {
 	test('missing name (expression resolving to nothing): error naming the field, no request', async () => {
-		const result = await character(params({ name: '={{ $json.name }}' }), { input: [{ json: {} }] });
+		const result = await character(params({ name: '={{ $json.name }}' }), {
+			input: [{ json: {} }],
+		});
 
 		expect(result.error).toBeDefined();
 		expect(result.error!.name).toBe('NodeOperationError');
@@ -178,7 +192,11 @@ describe('validation before any request', () => {
 					],
 				},
 			}),
-			{ input: [{ json: {}, binary: { portrait: { data: SECOND_PNG_BASE64, mimeType: 'image/png' } } }] },
+			{
+				input: [
+					{ json: {}, binary: { portrait: { data: SECOND_PNG_BASE64, mimeType: 'image/png' } } },
+				],
+			},
 		);
 
 		expect(result.error).toBeDefined();
@@ -189,7 +207,14 @@ describe('validation before any request', () => {
 
 	test('an empty reference image URL names the entry, no request', async () => {
 		const result = await character(
-			params({ referenceImages: { image: [{ source: 'url', url: 'https://cdn.example.com/a.png' }, { source: 'url', url: '' }] } }),
+			params({
+				referenceImages: {
+					image: [
+						{ source: 'url', url: 'https://cdn.example.com/a.png' },
+						{ source: 'url', url: '' },
+					],
+				},
+			}),
 		);
 
 		expect(result.error).toBeDefined();
@@ -208,12 +233,20 @@ describe('HTTP errors', () => {
 	});
 
 	test("500 on the POST is not retried and carries the gateway's message", async () => {
-		sim.inject({ path: PATH, method: 'POST', status: 500, body: { error: { message: 'Character store is read-only' } }, times: 3 });
+		sim.inject({
+			path: PATH,
+			method: 'POST',
+			status: 500,
+			body: { error: { message: 'Character store is read-only' } },
+			times: 3,
+		});
 		const result = await character(params());
 
 		expect(result.error).toBeDefined();
 		expect(result.error!.httpCode).toBe('500');
-		expect(`${result.error!.message} ${result.error!.description}`).toContain('Character store is read-only');
+		expect(`${result.error!.message} ${result.error!.description}`).toContain(
+			'Character store is read-only',
+		);
 		expect(posts(sim)).toHaveLength(1);
 	});
 });

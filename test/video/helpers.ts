@@ -89,11 +89,16 @@ export async function startSim(options: SimulatorOptions = {}): Promise<Simulato
 	});
 }
 
-export function credentialsFor(sim: Simulator, apiKey = API_KEY): Record<string, ICredentialDataDecryptedObject> {
+export function credentialsFor(
+	sim: Simulator,
+	apiKey = API_KEY,
+): Record<string, ICredentialDataDecryptedObject> {
 	return { mediaGatewayApi: { apiKey, baseUrl: sim.url } };
 }
 
-export interface RunOptions extends Partial<Omit<RunNodeOptions, 'nodeType' | 'parameters' | 'input'>> {
+export interface RunOptions extends Partial<
+	Omit<RunNodeOptions, 'nodeType' | 'parameters' | 'input'>
+> {
 	input?: HarnessInputItem[];
 	apiKey?: string;
 }
@@ -170,10 +175,15 @@ export const errorText = (result: RunNodeResult) =>
  * looking every few milliseconds. The deadline is generous because a busy machine is slow, not wrong;
  * missing it fails naming what was awaited.
  */
-export async function waitUntil(check: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
+export async function waitUntil(
+	check: () => boolean,
+	what: string,
+	timeoutMs = 60_000,
+): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
 	while (!check()) {
-		if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms for ${what}; it did not happen`);
+		if (Date.now() > deadline)
+			throw new Error(`waited ${timeoutMs} ms for ${what}; it did not happen`);
 		await new Promise((resolve) => setTimeout(resolve, 5));
 	}
 }

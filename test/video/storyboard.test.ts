@@ -56,7 +56,12 @@ describe('scenes are sent in the order given', () => {
 		expect(sent[0].path).toBe('/v1/videos');
 		expect(sent[0].body).toEqual({ model: 'vidmodel-pro', size: '1920x1080', storyboard: SCENES });
 		const [task] = [...sim.tasks.values()];
-		expect(result.items[0].json).toMatchObject({ id: task.id, taskId: task.id, status: 'processing', state: 'running' });
+		expect(result.items[0].json).toMatchObject({
+			id: task.id,
+			taskId: task.id,
+			status: 'processing',
+			state: 'running',
+		});
 		expect(result.items[0].pairedItem).toEqual({ item: 0 });
 	});
 
@@ -69,7 +74,9 @@ describe('scenes are sent in the order given', () => {
 	});
 
 	test('JSON text', async () => {
-		const result = await storyboard(params({ scenesInput: 'json', scenesJson: JSON.stringify(SCENES, null, 2) }));
+		const result = await storyboard(
+			params({ scenesInput: 'json', scenesJson: JSON.stringify(SCENES, null, 2) }),
+		);
 
 		expect(result.error).toBeUndefined();
 		expect(posts(sim)[0].body.storyboard).toEqual(SCENES);
@@ -80,9 +87,12 @@ describe('scenes are sent in the order given', () => {
 			{ prompt: 'Night falls on the harbour', duration: 5 },
 			{ prompt: 'Lanterns on the water', duration: '2' },
 		];
-		const result = await storyboard(params({ scenesInput: 'json', scenesJson: '={{ $json.scenes }}' }), {
-			input: [{ json: { scenes: SCENES } }, { json: { scenes: second } }],
-		});
+		const result = await storyboard(
+			params({ scenesInput: 'json', scenesJson: '={{ $json.scenes }}' }),
+			{
+				input: [{ json: { scenes: SCENES } }, { json: { scenes: second } }],
+			},
+		);
 
 		expect(result.error).toBeUndefined();
 		const bodies = posts(sim).map((r) => r.body.storyboard);
@@ -92,8 +102,15 @@ describe('scenes are sent in the order given', () => {
 		expect(bodies).toEqual(expect.arrayContaining([SCENES, secondSent]));
 		const tasks = [...sim.tasks.values()];
 		const taskOf = (scenes: unknown) =>
-			tasks.find((t) => JSON.stringify((t as unknown as { storyboard: unknown }).storyboard) === JSON.stringify(scenes))!;
-		expect(result.items.map((i) => i.json.taskId)).toEqual([taskOf(SCENES).id, taskOf(secondSent).id]);
+			tasks.find(
+				(t) =>
+					JSON.stringify((t as unknown as { storyboard: unknown }).storyboard) ===
+					JSON.stringify(scenes),
+			)!;
+		expect(result.items.map((i) => i.json.taskId)).toEqual([
+			taskOf(SCENES).id,
+			taskOf(secondSent).id,
+		]);
 		expect(result.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 	});
 
@@ -106,7 +123,12 @@ describe('scenes are sent in the order given', () => {
 			taskId: task.id,
 			state: 'succeeded',
 			status: 'completed',
-			video: { url: `${sim.url}/files/videos/${task.id}.mp4`, duration: 9, width: 640, height: 360 },
+			video: {
+				url: `${sim.url}/files/videos/${task.id}.mp4`,
+				duration: 9,
+				width: 640,
+				height: 360,
+			},
 		});
 	});
 
@@ -122,7 +144,11 @@ describe('scenes are sent in the order given', () => {
 describe('invalid storyboards: NodeOperationError naming the scene and field, nothing sent', () => {
 	const cases: Array<[string, INodeParameters, RegExp[]]> = [
 		['empty list', params({ scenes: { scene: [] } }), [/Scene/, /at least one scene/]],
-		['empty JSON array', params({ scenesInput: 'json', scenesJson: '[]' }), [/Scene/, /at least one scene/]],
+		[
+			'empty JSON array',
+			params({ scenesInput: 'json', scenesJson: '[]' }),
+			[/Scene/, /at least one scene/],
+		],
 		[
 			'a scene without prompt (list)',
 			params({ scenes: { scene: [SCENES[0], { prompt: '  ', duration: 3 }] } }),
@@ -130,7 +156,10 @@ describe('invalid storyboards: NodeOperationError naming the scene and field, no
 		],
 		[
 			'a scene without prompt (JSON)',
-			params({ scenesInput: 'json', scenesJson: JSON.stringify([SCENES[0], SCENES[1], { duration: 3 }]) }),
+			params({
+				scenesInput: 'json',
+				scenesJson: JSON.stringify([SCENES[0], SCENES[1], { duration: 3 }]),
+			}),
 			[/Scene #3/, /Prompt/],
 		],
 		[
@@ -140,7 +169,10 @@ describe('invalid storyboards: NodeOperationError naming the scene and field, no
 		],
 		[
 			'a non-numeric duration (JSON)',
-			params({ scenesInput: 'json', scenesJson: JSON.stringify([{ prompt: 'a', duration: 'long' }]) }),
+			params({
+				scenesInput: 'json',
+				scenesJson: JSON.stringify([{ prompt: 'a', duration: 'long' }]),
+			}),
 			[/Scene #1/, /Duration/],
 		],
 		[
@@ -148,8 +180,16 @@ describe('invalid storyboards: NodeOperationError naming the scene and field, no
 			params({ scenesInput: 'json', scenesJson: '={{ [{ "prompt": "a", "duration": 0 }] }}' }),
 			[/Scene #1/, /Duration/],
 		],
-		['scenes JSON that is not an array', params({ scenesInput: 'json', scenesJson: '{"prompt": "a"}' }), [/array/]],
-		['scenes JSON that does not parse', params({ scenesInput: 'json', scenesJson: '[{"prompt": ' }), [/JSON/]],
+		[
+			'scenes JSON that is not an array',
+			params({ scenesInput: 'json', scenesJson: '{"prompt": "a"}' }),
+			[/array/],
+		],
+		[
+			'scenes JSON that does not parse',
+			params({ scenesInput: 'json', scenesJson: '[{"prompt": ' }),
+			[/JSON/],
+		],
 	];
 
 	test.each(cases)('%s', async (_name, parameters, patterns) => {
@@ -163,10 +203,16 @@ describe('invalid storyboards: NodeOperationError naming the scene and field, no
 	});
 
 	test('the error names the item whose storyboard is invalid', async () => {
-		const result = await storyboard(params({ scenesInput: 'json', scenesJson: '={{ $json.scenes }}' }), {
-			continueOnFail: true,
-			input: [{ json: { scenes: SCENES } }, { json: { scenes: [{ prompt: 'x', duration: 1.25 }] } }],
-		});
+		const result = await storyboard(
+			params({ scenesInput: 'json', scenesJson: '={{ $json.scenes }}' }),
+			{
+				continueOnFail: true,
+				input: [
+					{ json: { scenes: SCENES } },
+					{ json: { scenes: [{ prompt: 'x', duration: 1.25 }] } },
+				],
+			},
+		);
 
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(2);

@@ -28,7 +28,9 @@ const COMPLETE_MS = 300;
 
 let sim: Simulator;
 /** The retry policy `video()` constructs the node with; a test may change it before it runs. */
-let retryPolicy: { -readonly [K in keyof RetryPolicy]: RetryPolicy[K] } = { ...DEFAULT_RETRY_POLICY };
+let retryPolicy: { -readonly [K in keyof RetryPolicy]: RetryPolicy[K] } = {
+	...DEFAULT_RETRY_POLICY,
+};
 
 beforeAll(async () => {
 	sim = await startSim({ videoCompleteAfterMs: COMPLETE_MS });
@@ -162,7 +164,9 @@ describe('Create (POST /v1/videos)', () => {
 
 	test('reference image as URL is sent as image_url', async () => {
 		const url = 'https://cdn.example.com/frames/start.png';
-		const result = await video(createParams({ referenceImageSource: 'url', referenceImageUrl: url }));
+		const result = await video(
+			createParams({ referenceImageSource: 'url', referenceImageUrl: url }),
+		);
 
 		expect(result.error).toBeUndefined();
 		expect(posts(sim)[0].body.image_url).toBe(url);
@@ -211,7 +215,12 @@ describe('Create (POST /v1/videos)', () => {
 			taskId: task.id,
 			state: 'succeeded',
 			status: 'completed',
-			video: { url: `${sim.url}/files/videos/${task.id}.mp4`, duration: 3, width: 640, height: 360 },
+			video: {
+				url: `${sim.url}/files/videos/${task.id}.mp4`,
+				duration: 3,
+				width: 640,
+				height: 360,
+			},
 		});
 		expect(result.items[0].pairedItem).toEqual({ item: 0 });
 	});
@@ -229,14 +238,18 @@ describe('Create (POST /v1/videos)', () => {
 		expect(bytes.equals(mp4Bytes())).toBe(true);
 		// The file was fetched from the URL the task reported.
 		const [task] = [...sim.tasks.values()];
-		expect(sim.requests.some((r) => r.method === 'GET' && r.path === `/files/videos/${task.id}.mp4`)).toBe(true);
+		expect(
+			sim.requests.some((r) => r.method === 'GET' && r.path === `/files/videos/${task.id}.mp4`),
+		).toBe(true);
 	});
 });
 
 describe('Wait Until Done: polling', () => {
 	test('a task that takes several polls is polled at the poll interval until it completes', async () => {
 		// A pro task takes twice as long as a standard one.
-		const result = await video(createParams({ completion: 'poll', model: 'vidmodel-pro', pollIntervalSeconds: 0.1 }));
+		const result = await video(
+			createParams({ completion: 'poll', model: 'vidmodel-pro', pollIntervalSeconds: 0.1 }),
+		);
 
 		expect(result.error).toBeUndefined();
 		expect(result.items[0].json.state).toBe('succeeded');
@@ -260,7 +273,11 @@ describe('Wait Until Done: polling', () => {
 	test('timeout: the error names the task id and how to fetch it later', async () => {
 		// [slow] makes the task take 10x as long as the 0.6 s wait timeout allows.
 		const result = await video(
-			createParams({ completion: 'poll', prompt: 'A glacier calving [slow]', waitTimeoutMinutes: 0.01 }),
+			createParams({
+				completion: 'poll',
+				prompt: 'A glacier calving [slow]',
+				waitTimeoutMinutes: 0.01,
+			}),
 		);
 
 		const [task] = [...sim.tasks.values()];
@@ -283,7 +300,11 @@ describe('Wait Until Done: polling', () => {
 
 	test('timeout under Continue On Fail: an item with timedOut and the taskId', async () => {
 		const result = await video(
-			createParams({ completion: 'poll', prompt: 'A glacier calving [slow]', waitTimeoutMinutes: 0.01 }),
+			createParams({
+				completion: 'poll',
+				prompt: 'A glacier calving [slow]',
+				waitTimeoutMinutes: 0.01,
+			}),
 			{ continueOnFail: true },
 		);
 
@@ -314,7 +335,11 @@ describe('Wait Until Done: polling', () => {
 			}
 		}, 10);
 		const result = await video(
-			createParams({ completion: 'poll', prompt: 'A slow sunrise [slow]', pollIntervalSeconds: 0.2 }),
+			createParams({
+				completion: 'poll',
+				prompt: 'A slow sunrise [slow]',
+				pollIntervalSeconds: 0.2,
+			}),
 			{ abortSignal: abort.signal },
 		);
 		const returnedAt = Date.now();
@@ -338,13 +363,22 @@ describe('Wait Until Done: polling', () => {
 		const [task] = [...sim.tasks.values()];
 		// Its task stays `processing` however slow the machine is, so it polls until this test stops it.
 		const clockTaskId = 'vid_clock';
-		sim.inject({ method: 'GET', path: `/v1/videos/${clockTaskId}`, status: 200, body: { id: clockTaskId, status: 'processing' }, times: 1000 });
+		sim.inject({
+			method: 'GET',
+			path: `/v1/videos/${clockTaskId}`,
+			status: 200,
+			body: { id: clockTaskId, status: 'processing' },
+			times: 1000,
+		});
 		const clock = new AbortController();
 		const clockRun = video(
 			{ operation: 'wait', taskId: clockTaskId, pollIntervalSeconds: 0.2, waitTimeoutMinutes: 1 },
 			{ abortSignal: clock.signal },
 		);
-		await waitUntil(() => taskGets(sim, clockTaskId).length >= 3, `three polls of the second task ${clockTaskId}`);
+		await waitUntil(
+			() => taskGets(sim, clockTaskId).length >= 3,
+			`three polls of the second task ${clockTaskId}`,
+		);
 		clock.abort();
 		expect((await clockRun).cancelled).toBe(true);
 		expect(taskGets(sim, task.id).length).toBeLessThanOrEqual(pollsAtAbort + onItsWay);
@@ -370,7 +404,9 @@ describe('Wait Until Done: polling', () => {
 			}),
 			{
 				abortSignal: abort.signal,
-				input: Array.from({ length: 4 }, (_, i) => ({ json: { prompt: `slow scene ${i} [slow]` } })),
+				input: Array.from({ length: 4 }, (_, i) => ({
+					json: { prompt: `slow scene ${i} [slow]` },
+				})),
 			},
 		);
 
@@ -385,12 +421,19 @@ describe('Wait Until Done: polling', () => {
 		const tasks = [...sim.tasks.values()];
 		expect(tasks).toHaveLength(4);
 		expect(returnedAt).toBeLessThan(Math.min(...tasks.map((t) => t.completeAt)));
-		expect(tasks.map((t) => t.status)).toEqual(['processing', 'processing', 'processing', 'processing']);
+		expect(tasks.map((t) => t.status)).toEqual([
+			'processing',
+			'processing',
+			'processing',
+			'processing',
+		]);
 		expect(posts(sim)).toHaveLength(4);
 	});
 
 	test("a failed task fails the node with the gateway's reason", async () => {
-		const result = await video(createParams({ completion: 'poll', prompt: 'A forbidden scene [fail]' }));
+		const result = await video(
+			createParams({ completion: 'poll', prompt: 'A forbidden scene [fail]' }),
+		);
 
 		const [task] = [...sim.tasks.values()];
 		expect(result.error).toBeDefined();
@@ -404,14 +447,20 @@ describe('Wait Until Done: polling', () => {
 			createParams({ completion: 'poll', prompt: '={{ $json.prompt }}' }),
 			{
 				continueOnFail: true,
-				input: [{ json: { prompt: 'A fine scene' } }, { json: { prompt: 'A forbidden scene [fail]' } }],
+				input: [
+					{ json: { prompt: 'A fine scene' } },
+					{ json: { prompt: 'A forbidden scene [fail]' } },
+				],
 			},
 		);
 
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(2);
 		expect(result.items[0].json.state).toBe('succeeded');
-		expect(result.items[1].json).toMatchObject({ state: 'failed', failReason: 'Content policy violation (simulated)' });
+		expect(result.items[1].json).toMatchObject({
+			state: 'failed',
+			failReason: 'Content policy violation (simulated)',
+		});
 		expect(String(result.items[1].json.error)).toContain('Content policy violation (simulated)');
 		expect(result.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 	});
@@ -426,14 +475,23 @@ describe('Wait Until Done: polling', () => {
 		];
 		const othersDone = () => {
 			const all = [...sim.tasks.values()];
-			return all.length === 3 && all.every((t) => t.prompt === input[0].json.prompt || t.status === 'completed');
+			return (
+				all.length === 3 &&
+				all.every((t) => t.prompt === input[0].json.prompt || t.status === 'completed')
+			);
 		};
-		const releaseFirst = waitUntil(othersDone, 'the second and third tasks to complete').then(() => {
-			const first = [...sim.tasks.values()].find((t) => t.prompt === input[0].json.prompt)!;
-			first.completeAt = Date.now(); // its moment has come: the next poll finds it completed
-		});
+		const releaseFirst = waitUntil(othersDone, 'the second and third tasks to complete').then(
+			() => {
+				const first = [...sim.tasks.values()].find((t) => t.prompt === input[0].json.prompt)!;
+				first.completeAt = Date.now(); // its moment has come: the next poll finds it completed
+			},
+		);
 		const result = await video(
-			createParams({ completion: 'poll', prompt: '={{ $json.prompt }}', model: '={{ $json.model }}' }),
+			createParams({
+				completion: 'poll',
+				prompt: '={{ $json.prompt }}',
+				model: '={{ $json.model }}',
+			}),
 			{ input },
 		);
 		await releaseFirst;
@@ -441,7 +499,9 @@ describe('Wait Until Done: polling', () => {
 		expect(result.error).toBeUndefined();
 		const tasks = [...sim.tasks.values()];
 		const byPrompt = new Map(tasks.map((t) => [t.prompt, t]));
-		expect(result.items.map((i) => i.json.taskId)).toEqual(input.map((i) => byPrompt.get(i.json.prompt)!.id));
+		expect(result.items.map((i) => i.json.taskId)).toEqual(
+			input.map((i) => byPrompt.get(i.json.prompt)!.id),
+		);
 		expect(result.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		// Proof the order was restored, not merely kept: the first task completed last.
 		const first = byPrompt.get(input[0].json.prompt)!;
@@ -455,18 +515,34 @@ describe('Get Task and Wait for Task', () => {
 
 		const early = await video({ operation: 'get', taskId });
 		expect(early.error).toBeUndefined();
-		expect(early.items[0].json).toMatchObject({ id: taskId, taskId, status: 'processing', state: 'running' });
+		expect(early.items[0].json).toMatchObject({
+			id: taskId,
+			taskId,
+			status: 'processing',
+			state: 'running',
+		});
 		expect(taskGets(sim, taskId)).toHaveLength(1);
 
 		// Once the simulator has finished the task (its own clock), not after a guessed delay.
-		await waitUntil(() => sim.tasks.get(taskId)?.status === 'completed', `the simulator to complete task ${taskId}`);
-		const late = await video({ operation: 'get', taskId: '={{ $json.id }}' }, { input: [{ json: { id: taskId } }] });
+		await waitUntil(
+			() => sim.tasks.get(taskId)?.status === 'completed',
+			`the simulator to complete task ${taskId}`,
+		);
+		const late = await video(
+			{ operation: 'get', taskId: '={{ $json.id }}' },
+			{ input: [{ json: { id: taskId } }] },
+		);
 		expect(late.error).toBeUndefined();
 		expect(late.items[0].json).toMatchObject({
 			taskId,
 			status: 'completed',
 			state: 'succeeded',
-			video: { url: `${sim.url}/files/videos/${taskId}.mp4`, duration: 5, width: 1280, height: 720 },
+			video: {
+				url: `${sim.url}/files/videos/${taskId}.mp4`,
+				duration: 5,
+				width: 1280,
+				height: 720,
+			},
 		});
 		expect(late.items[0].pairedItem).toEqual({ item: 0 });
 	});
@@ -506,7 +582,12 @@ describe('Get Task and Wait for Task', () => {
 	test('Wait for Task with a timeout names the task id', async () => {
 		const taskId = await createTaskDirectly('A glacier calving [slow]');
 
-		const result = await video({ operation: 'wait', taskId, pollIntervalSeconds: 0.1, waitTimeoutMinutes: 0.01 });
+		const result = await video({
+			operation: 'wait',
+			taskId,
+			pollIntervalSeconds: 0.1,
+			waitTimeoutMinutes: 0.01,
+		});
 
 		expect(result.error).toBeDefined();
 		expect(result.error!.message).toContain(taskId);
@@ -518,26 +599,37 @@ describe('validation before any request', () => {
 	const invalidCases: Array<[string, INodeParameters, RegExp]> = [
 		// A literally empty required field is caught by n8n itself (next test); an expression that
 		// resolves to nothing is the node's to catch.
-		['empty prompt from an expression (create)', createParams({ prompt: '={{ $json.missing }}' }), /Prompt/],
+		[
+			'empty prompt from an expression (create)',
+			createParams({ prompt: '={{ $json.missing }}' }),
+			/Prompt/,
+		],
 		['empty prompt (unified)', unifiedParams({ prompt: '   ' }), /Prompt/],
 		['aspect ratio not <w>:<h>', unifiedParams({ aspectRatio: '={{ "16/9" }}' }), /Aspect Ratio/],
 		['size not <w>x<h>', createParams({ size: '1280*720' }), /Size/],
 		['non-integer duration', createParams({ duration: 2.5 }), /Duration/],
 		['zero duration', createParams({ duration: 0 }), /Duration/],
 		['negative duration', createParams({ duration: -3 }), /Duration/],
-		['Callback URL that is not http(s)', createParams({ callbackUrl: 'ftp://example.com/hook' }), /Callback URL/],
+		[
+			'Callback URL that is not http(s)',
+			createParams({ callbackUrl: 'ftp://example.com/hook' }),
+			/Callback URL/,
+		],
 	];
 
-	test.each(invalidCases)('%s: NodeOperationError naming the field and item, no POST', async (_name, parameters, field) => {
-		const result = await video(parameters);
+	test.each(invalidCases)(
+		'%s: NodeOperationError naming the field and item, no POST',
+		async (_name, parameters, field) => {
+			const result = await video(parameters);
 
-		expect(result.error).toBeDefined();
-		expect(result.error!.name).toBe('NodeOperationError');
-		expect(result.error!.message).toMatch(field);
-		expect(result.error!.itemIndex).toBe(0);
-		expect(errorText(result)).toMatch(/item 0/);
-		expect(posts(sim)).toHaveLength(0);
-	});
+			expect(result.error).toBeDefined();
+			expect(result.error!.name).toBe('NodeOperationError');
+			expect(result.error!.message).toMatch(field);
+			expect(result.error!.itemIndex).toBe(0);
+			expect(errorText(result)).toMatch(/item 0/);
+			expect(posts(sim)).toHaveLength(0);
+		},
+	);
 
 	// Poll settings are checked before the task is created: a bad value must not bill a task.
 	test.each([
@@ -557,17 +649,22 @@ describe('validation before any request', () => {
 	);
 
 	test('a literally empty required Prompt is refused by n8n before the node runs', async () => {
-		await expect(video(createParams({ prompt: '' }))).rejects.toThrow(/Parameter "Prompt" is required/);
+		await expect(video(createParams({ prompt: '' }))).rejects.toThrow(
+			/Parameter "Prompt" is required/,
+		);
 		expect(sim.requests).toHaveLength(0);
 	});
 
 	test('the error names the failing item; other items are still sent', async () => {
-		const result = await video(createParams({ size: '={{ $json.size }}', prompt: '={{ $json.prompt }}' }), {
-			input: [
-				{ json: { prompt: 'good one', size: '640x360' } },
-				{ json: { prompt: 'bad one', size: 'wide' } },
-			],
-		});
+		const result = await video(
+			createParams({ size: '={{ $json.size }}', prompt: '={{ $json.prompt }}' }),
+			{
+				input: [
+					{ json: { prompt: 'good one', size: '640x360' } },
+					{ json: { prompt: 'bad one', size: 'wide' } },
+				],
+			},
+		);
 
 		expect(result.error).toBeDefined();
 		expect(result.error!.name).toBe('NodeOperationError');
@@ -578,21 +675,28 @@ describe('validation before any request', () => {
 	});
 
 	test('under Continue On Fail the invalid item becomes an error item naming the field', async () => {
-		const result = await video(createParams({ duration: '={{ $json.duration }}', prompt: '={{ $json.prompt }}' }), {
-			continueOnFail: true,
-			input: [
-				{ json: { prompt: 'good one', duration: 4 } },
-				{ json: { prompt: 'bad one', duration: 1.5 } },
-				{ json: { prompt: 'good two', duration: 6 } },
-			],
-		});
+		const result = await video(
+			createParams({ duration: '={{ $json.duration }}', prompt: '={{ $json.prompt }}' }),
+			{
+				continueOnFail: true,
+				input: [
+					{ json: { prompt: 'good one', duration: 4 } },
+					{ json: { prompt: 'bad one', duration: 1.5 } },
+					{ json: { prompt: 'good two', duration: 6 } },
+				],
+			},
+		);
 
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(3);
 		expect(String(result.items[1].json.error)).toMatch(/Duration/);
 		expect(result.items[0].json.taskId).toBeDefined();
 		expect(result.items[2].json.taskId).toBeDefined();
-		expect(posts(sim).map((r) => r.body.prompt).sort()).toEqual(['good one', 'good two']);
+		expect(
+			posts(sim)
+				.map((r) => r.body.prompt)
+				.sort(),
+		).toEqual(['good one', 'good two']);
 	});
 });
 
@@ -601,13 +705,25 @@ describe('more completion behaviour', () => {
 		const result = await video(unifiedParams({ aspectRatio: '' }));
 
 		expect(result.error).toBeUndefined();
-		expect(posts(sim)[0].body).toEqual({ model: 'vidmodel', prompt: 'A lighthouse at dusk, waves rolling in' });
+		expect(posts(sim)[0].body).toEqual({
+			model: 'vidmodel',
+			prompt: 'A lighthouse at dusk, waves rolling in',
+		});
 	});
 
 	test('one failing item stops the others from waiting: the node fails at once', async () => {
 		const result = await video(
-			createParams({ completion: 'poll', prompt: '={{ $json.prompt }}', size: '={{ $json.size }}' }),
-			{ input: [{ json: { prompt: 'a long one [slow]', size: '640x360' } }, { json: { prompt: 'bad size', size: '640' } }] },
+			createParams({
+				completion: 'poll',
+				prompt: '={{ $json.prompt }}',
+				size: '={{ $json.size }}',
+			}),
+			{
+				input: [
+					{ json: { prompt: 'a long one [slow]', size: '640x360' } },
+					{ json: { prompt: 'bad size', size: '640' } },
+				],
+			},
 		);
 
 		expect(result.error).toBeDefined();
@@ -618,7 +734,9 @@ describe('more completion behaviour', () => {
 		const slowTasks = [...sim.tasks.values()];
 		expect(slowTasks).toHaveLength(1);
 		expect(slowTasks[0].status).toBe('processing');
-		expect(taskGets(sim, slowTasks[0].id).filter((r) => r.at >= slowTasks[0].completeAt)).toEqual([]);
+		expect(taskGets(sim, slowTasks[0].id).filter((r) => r.at >= slowTasks[0].completeAt)).toEqual(
+			[],
+		);
 	});
 
 	test('a 503 while polling is retried and the wait goes on', async () => {
@@ -700,7 +818,11 @@ describe('concurrency: tasks are waited for in parallel', () => {
 			const result = await runGateway(
 				slowSim,
 				new MediaGatewayVideo(),
-				createParams({ prompt: '={{ $json.prompt }}', completion: 'returnTask', options: { concurrency: 3 } }),
+				createParams({
+					prompt: '={{ $json.prompt }}',
+					completion: 'returnTask',
+					options: { concurrency: 3 },
+				}),
 				{ input: sixItems },
 			);
 

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { ItemRun } from '../../shared/execution/itemRunner';
@@ -24,7 +29,8 @@ const appearance: INodeProperties = {
 	typeOptions: { rows: 3 },
 	required: true,
 	default: '',
-	placeholder: 'e.g. A tall woman in her forties, short silver hair, navy pea coat, brass compass necklace',
+	placeholder:
+		'e.g. A tall woman in her forties, short silver hair, navy pea coat, brass compass necklace',
 	description: "A text description of the character's appearance",
 };
 /** One entry of the Reference Images list: the image-input idiom every node uses, as list values. */
@@ -38,23 +44,41 @@ const referenceImages: INodeProperties = {
 	displayName: 'Reference Images',
 	name: 'referenceImages',
 	type: 'fixedCollection',
-	typeOptions: { multipleValues: true, sortable: true, multipleValueButtonText: 'Add Reference Image' },
+	typeOptions: {
+		multipleValues: true,
+		sortable: true,
+		multipleValueButtonText: 'Add Reference Image',
+	},
 	default: {},
 	placeholder: 'Add Reference Image',
 	description: 'Optional pictures of the character',
-	options: [{ name: 'image', displayName: referenceImage.displayName, values: referenceImage.properties }],
+	options: [
+		{ name: 'image', displayName: referenceImage.displayName, values: referenceImage.properties },
+	],
 };
 
 const properties: INodeProperties[] = [name, appearance, referenceImages, optionsCollection([])];
 
 export const description = updateDisplayOptions({ show: { operation: ['create'] } }, properties);
 
-async function readReferenceImages(ctx: IExecuteFunctions, itemIndex: number): Promise<string[] | undefined> {
-	const entries = ctx.getNodeParameter(`${referenceImages.name}.image`, itemIndex, []) as IDataObject[];
+async function readReferenceImages(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+): Promise<string[] | undefined> {
+	const entries = ctx.getNodeParameter(
+		`${referenceImages.name}.image`,
+		itemIndex,
+		[],
+	) as IDataObject[];
 	if (!entries.length) return undefined;
 	const images: string[] = [];
 	for (const [position, entry] of entries.entries()) {
-		const image = await referenceImage.readEntry(ctx, itemIndex, entry, `${referenceImage.displayName} #${position + 1}`);
+		const image = await referenceImage.readEntry(
+			ctx,
+			itemIndex,
+			entry,
+			`${referenceImage.displayName} #${position + 1}`,
+		);
 		if (image !== undefined) images.push(image);
 	}
 	return images;
@@ -64,7 +88,11 @@ async function readReferenceImages(ctx: IExecuteFunctions, itemIndex: number): P
  * `POST /vidmodel/v1/characters` (docs/gateway-interface.md, "Characters"). The interface shows no
  * answer, so the gateway's JSON is output unchanged ("Decisions where the interface is silent").
  */
-export async function execute(this: IExecuteFunctions, itemIndex: number, run: ItemRun): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	run: ItemRun,
+): Promise<INodeExecutionData[]> {
 	const body = validateBody(
 		this,
 		characterCreateSchema,
@@ -83,5 +111,12 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, run: I
 		itemIndex,
 		...run.transport,
 	});
-	return [{ json: response && typeof response === 'object' && !Array.isArray(response) ? response : { response } }];
+	return [
+		{
+			json:
+				response && typeof response === 'object' && !Array.isArray(response)
+					? response
+					: { response },
+		},
+	];
 }

@@ -10,19 +10,26 @@ import { promptProperty } from '../../shared/parameters/prompt';
 import { readText } from '../../shared/parameters/read';
 import { sendImageRequest } from './request';
 
-const prompt = promptProperty({ description: 'What to change in the image', placeholder: 'e.g. Put a red scarf on the fox' });
+const prompt = promptProperty({
+	description: 'What to change in the image',
+	placeholder: 'e.g. Put a red scarf on the fox',
+});
 const image = imageInput({ name: 'image', displayName: 'Image' });
 const mask = imageInput({
 	name: 'mask',
 	displayName: 'Mask',
 	optional: true,
-	description: 'An optional mask image marking the region to edit. The gateway documents masks as URLs; binary and base64 masks are sent as data URIs.',
+	description:
+		'An optional mask image marking the region to edit. The gateway documents masks as URLs; binary and base64 masks are sent as data URIs.',
 });
 const style: INodeProperties = {
 	displayName: 'Style',
 	name: 'styleType',
 	type: 'options',
-	options: [{ name: 'Gateway Default', value: '' }, ...IMAGE_STYLE_TYPES.map((value) => ({ name: value, value }))],
+	options: [
+		{ name: 'Gateway Default', value: '' },
+		...IMAGE_STYLE_TYPES.map((value) => ({ name: value, value })),
+	],
 	default: '',
 	description:
 		'These are the styles Generate accepts; the gateway may accept others for Edit. Use an expression to send another value.',
@@ -38,7 +45,11 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions({ show: { operation: ['edit'] } }, properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, run: ItemRun): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	run: ItemRun,
+): Promise<INodeExecutionData[]> {
 	return await sendImageRequest(this, itemIndex, run, {
 		operation: 'edit',
 		endpoint: 'edit',

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { ItemRun } from '../../shared/execution/itemRunner';
@@ -17,7 +22,8 @@ import { sendImageRequest } from './request';
 const labelled = (values: readonly string[]) => values.map((value) => ({ name: value, value }));
 
 const prompt = promptProperty({
-	description: 'Description of the image. The model renders legible text, so you can quote words to appear in it.',
+	description:
+		'Description of the image. The model renders legible text, so you can quote words to appear in it.',
 	placeholder: 'e.g. A red fox reading a newspaper titled "Morning News", watercolor',
 });
 const aspectRatio: INodeProperties = {
@@ -89,7 +95,11 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions({ show: { operation: ['generate'] } }, properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, run: ItemRun): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	run: ItemRun,
+): Promise<INodeExecutionData[]> {
 	const extra = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const field = (parameter: INodeProperties) => extra[parameter.name] as string | undefined;
 	return await sendImageRequest(this, itemIndex, run, {

@@ -15,11 +15,36 @@ export const operationProperty: INodeProperties = {
 	type: 'options',
 	noDataExpression: true,
 	options: [
-		{ name: 'Edit', value: 'edit', action: 'Edit an image', description: 'Change part of an image from a prompt, optionally within a mask' },
-		{ name: 'Generate', value: 'generate', action: 'Generate an image', description: 'Create images from a text prompt' },
-		{ name: 'Reframe', value: 'reframe', action: 'Reframe an image', description: 'Extend the canvas of an image to a new size' },
-		{ name: 'Remix', value: 'remix', action: 'Remix an image', description: 'Create a variant of a reference image with a new prompt' },
-		{ name: 'Replace Background', value: 'replaceBackground', action: 'Replace the background of an image', description: 'Keep the detected subject and paint a new background' },
+		{
+			name: 'Edit',
+			value: 'edit',
+			action: 'Edit an image',
+			description: 'Change part of an image from a prompt, optionally within a mask',
+		},
+		{
+			name: 'Generate',
+			value: 'generate',
+			action: 'Generate an image',
+			description: 'Create images from a text prompt',
+		},
+		{
+			name: 'Reframe',
+			value: 'reframe',
+			action: 'Reframe an image',
+			description: 'Extend the canvas of an image to a new size',
+		},
+		{
+			name: 'Remix',
+			value: 'remix',
+			action: 'Remix an image',
+			description: 'Create a variant of a reference image with a new prompt',
+		},
+		{
+			name: 'Replace Background',
+			value: 'replaceBackground',
+			action: 'Replace the background of an image',
+			description: 'Keep the detected subject and paint a new background',
+		},
 	],
 	default: 'generate',
 };

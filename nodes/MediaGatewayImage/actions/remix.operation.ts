@@ -21,7 +21,8 @@ const imageWeight: INodeProperties = {
 	type: 'number',
 	typeOptions: { minValue: 0, maxValue: 100 },
 	default: 50,
-	description: 'How closely the variant follows the reference image, from 0 (loosely) to 100 (closely)',
+	description:
+		'How closely the variant follows the reference image, from 0 (loosely) to 100 (closely)',
 };
 
 const properties: INodeProperties[] = [
@@ -33,7 +34,11 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions({ show: { operation: ['remix'] } }, properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, run: ItemRun): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	run: ItemRun,
+): Promise<INodeExecutionData[]> {
 	return await sendImageRequest(this, itemIndex, run, {
 		operation: 'remix',
 		endpoint: 'remix',

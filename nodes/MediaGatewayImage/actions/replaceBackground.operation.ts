@@ -16,11 +16,22 @@ const prompt = promptProperty({
 });
 const image = imageInput({ name: 'image', displayName: 'Image' });
 
-const properties: INodeProperties[] = [prompt, ...image.properties, optionsCollection(downloadOptions('Image', true))];
+const properties: INodeProperties[] = [
+	prompt,
+	...image.properties,
+	optionsCollection(downloadOptions('Image', true)),
+];
 
-export const description = updateDisplayOptions({ show: { operation: ['replaceBackground'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { operation: ['replaceBackground'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, run: ItemRun): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	run: ItemRun,
+): Promise<INodeExecutionData[]> {
 	return await sendImageRequest(this, itemIndex, run, {
 		operation: 'replaceBackground',
 		endpoint: 'replace-background',

@@ -14,7 +14,8 @@ interface GatewayImage {
 }
 
 function parseResolution(resolution: unknown): { width?: number; height?: number } {
-	const match = typeof resolution === 'string' ? /^(\d+)\s*x\s*(\d+)$/i.exec(resolution.trim()) : null;
+	const match =
+		typeof resolution === 'string' ? /^(\d+)\s*x\s*(\d+)$/i.exec(resolution.trim()) : null;
 	return match ? { width: Number(match[1]), height: Number(match[2]) } : {};
 }
 

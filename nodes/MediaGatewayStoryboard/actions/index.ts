@@ -21,4 +21,8 @@ export const operationProperty: INodeProperties = {
 	default: 'create',
 };
 
-export const { operations, properties } = operationRegistry(operationProperty, { create }, videoOperation);
+export const { operations, properties } = operationRegistry(
+	operationProperty,
+	{ create },
+	videoOperation,
+);

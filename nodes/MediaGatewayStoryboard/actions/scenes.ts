@@ -1,5 +1,10 @@
 /** The ordered scenes of a storyboard: entered as a list or as JSON (docs/gateway-interface.md, "Storyboards"). */
-import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyCollection } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeProperties,
+	INodePropertyCollection,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { FieldLabels } from '../../shared/gateway/validation';
@@ -18,7 +23,11 @@ const scenePrompt: INodeProperties = {
 
 const sceneDuration = durationProperty('scene');
 
-const scene: INodePropertyCollection = { name: 'scene', displayName: 'Scene', values: [scenePrompt, sceneDuration] };
+const scene: INodePropertyCollection = {
+	name: 'scene',
+	displayName: 'Scene',
+	values: [scenePrompt, sceneDuration],
+};
 
 /** The labels of the `storyboard` body field and of each scene's fields. */
 export const sceneLabels: FieldLabels = {
@@ -33,11 +42,16 @@ export const sceneProperties: INodeProperties[] = [
 		name: 'scenesInput',
 		type: 'options',
 		options: [
-			{ name: 'List', value: 'list', description: 'Add scenes one by one below and drag them into order' },
+			{
+				name: 'List',
+				value: 'list',
+				description: 'Add scenes one by one below and drag them into order',
+			},
 			{
 				name: 'JSON',
 				value: 'json',
-				description: 'A JSON array of {"prompt", "duration"} objects, e.g. built by an expression from a sheet or an AI node',
+				description:
+					'A JSON array of {"prompt", "duration"} objects, e.g. built by an expression from a sheet or an AI node',
 			},
 		],
 		default: 'list',
@@ -57,9 +71,11 @@ export const sceneProperties: INodeProperties[] = [
 		displayName: 'Scenes (JSON)',
 		name: 'scenesJson',
 		type: 'json',
-		default: '[\n  { "prompt": "A sunrise over a quiet harbour", "duration": 4 },\n  { "prompt": "Fishing boats leave the harbour", "duration": 4 }\n]',
+		default:
+			'[\n  { "prompt": "A sunrise over a quiet harbour", "duration": 4 },\n  { "prompt": "Fishing boats leave the harbour", "duration": 4 }\n]',
 		displayOptions: { show: { scenesInput: ['json'] } },
-		description: 'An array of scenes in play order, each {"prompt": text, "duration": whole number}',
+		description:
+			'An array of scenes in play order, each {"prompt": text, "duration": whole number}',
 	},
 ];
 
@@ -81,7 +97,8 @@ export function readScenes(ctx: IExecuteFunctions, itemIndex: number): unknown {
 		if (!Array.isArray(value)) {
 			throw new NodeOperationError(ctx.getNode(), 'Scenes (JSON) must be an array of scenes', {
 				itemIndex,
-				description: 'Enter an array such as [{"prompt": "…", "duration": 4}], or switch Scenes Input to List.',
+				description:
+					'Enter an array such as [{"prompt": "…", "duration": 4}], or switch Scenes Input to List.',
 			});
 		}
 		// Expressions often hand over numbers as text ("4"); the gateway wants integers.
@@ -99,5 +116,7 @@ export function readScenes(ctx: IExecuteFunctions, itemIndex: number): unknown {
 }
 
 function numeric(value: unknown): unknown {
-	return typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : value;
+	return typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))
+		? Number(value)
+		: value;
 }

@@ -28,7 +28,8 @@ const aspectRatio: INodeProperties = {
 		{ name: 'Gateway Default', value: '' },
 	],
 	default: '16:9',
-	description: 'Format &lt;width&gt;:&lt;height&gt;. Switch to Expression to enter another ratio, e.g. 4:3.',
+	description:
+		'Format &lt;width&gt;:&lt;height&gt;. Switch to Expression to enter another ratio, e.g. 4:3.',
 };
 
 const properties: INodeProperties[] = [
@@ -39,7 +40,10 @@ const properties: INodeProperties[] = [
 	...completionProperties,
 ];
 
-export const description = updateDisplayOptions({ show: { operation: ['createUnified'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { operation: ['createUnified'] } },
+	properties,
+);
 
 /** The request that creates this item's task: `POST /v1/video/create` (docs/gateway-interface.md, "Videos"). */
 export async function createTask(ctx: IExecuteFunctions, itemIndex: number): Promise<VideoRequest> {
@@ -52,6 +56,11 @@ export async function createTask(ctx: IExecuteFunctions, itemIndex: number): Pro
 			aspect_ratio: readText(ctx, aspectRatio, itemIndex),
 			notifyHook: readCallbackUrl(ctx, itemIndex),
 		},
-		labels: fieldLabels({ model: modelTierProperty, prompt, aspect_ratio: aspectRatio, notifyHook: callbackUrlProperty }),
+		labels: fieldLabels({
+			model: modelTierProperty,
+			prompt,
+			aspect_ratio: aspectRatio,
+			notifyHook: callbackUrlProperty,
+		}),
 	};
 }

@@ -10,8 +10,17 @@ const properties: INodeProperties[] = [taskIdProperty, optionsCollection([])];
 
 export const description = updateDisplayOptions({ show: { operation: ['get'] } }, properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, run: ItemRun): Promise<INodeExecutionData[]> {
-	const taskId = assertTaskId(this, this.getNodeParameter(taskIdProperty.name, itemIndex), itemIndex, taskIdProperty.displayName);
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	run: ItemRun,
+): Promise<INodeExecutionData[]> {
+	const taskId = assertTaskId(
+		this,
+		this.getNodeParameter(taskIdProperty.name, itemIndex),
+		itemIndex,
+		taskIdProperty.displayName,
+	);
 	const task = await fetchVideoTask(this, itemIndex, taskId, run.transport);
 	return [{ json: videoTaskJson(task, taskId) }];
 }

@@ -18,7 +18,8 @@ export const operationProperty: INodeProperties = {
 			name: 'Create',
 			value: 'create',
 			action: 'Create a video',
-			description: 'Create a video from a prompt, optionally from a reference image, with size and duration (POST /v1/videos)',
+			description:
+				'Create a video from a prompt, optionally from a reference image, with size and duration (POST /v1/videos)',
 		},
 		{
 			name: 'Create (Unified)',
@@ -26,7 +27,12 @@ export const operationProperty: INodeProperties = {
 			action: 'Create a video with an aspect ratio',
 			description: 'Create a video from a prompt and an aspect ratio (POST /v1/video/create)',
 		},
-		{ name: 'Get Task', value: 'get', action: 'Get a video task', description: 'Read the current status of a video task' },
+		{
+			name: 'Get Task',
+			value: 'get',
+			action: 'Get a video task',
+			description: 'Read the current status of a video task',
+		},
 		{
 			name: 'Wait for Task',
 			value: 'wait',

@@ -4,7 +4,12 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { ItemRun } from '../../shared/execution/itemRunner';
 import { downloadOptions, optionsCollection } from '../../shared/parameters/options';
 import { pollSettingsProperties, readPollSettings } from '../../shared/videoTask/properties';
-import { assertTaskId, finishedVideoItem, resultOptions, waitForVideoTask } from '../../shared/videoTask/task';
+import {
+	assertTaskId,
+	finishedVideoItem,
+	resultOptions,
+	waitForVideoTask,
+} from '../../shared/videoTask/task';
 import { taskIdProperty } from './taskId';
 
 const properties: INodeProperties[] = [
@@ -15,8 +20,32 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions({ show: { operation: ['wait'] } }, properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, run: ItemRun): Promise<INodeExecutionData[]> {
-	const taskId = assertTaskId(this, this.getNodeParameter(taskIdProperty.name, itemIndex), itemIndex, taskIdProperty.displayName);
-	const task = await waitForVideoTask(this, itemIndex, taskId, readPollSettings(this, itemIndex), run);
-	return [await finishedVideoItem(this, itemIndex, task, taskId, resultOptions(this, itemIndex), run.transport)];
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	run: ItemRun,
+): Promise<INodeExecutionData[]> {
+	const taskId = assertTaskId(
+		this,
+		this.getNodeParameter(taskIdProperty.name, itemIndex),
+		itemIndex,
+		taskIdProperty.displayName,
+	);
+	const task = await waitForVideoTask(
+		this,
+		itemIndex,
+		taskId,
+		readPollSettings(this, itemIndex),
+		run,
+	);
+	return [
+		await finishedVideoItem(
+			this,
+			itemIndex,
+			task,
+			taskId,
+			resultOptions(this, itemIndex),
+			run.transport,
+		),
+	];
 }

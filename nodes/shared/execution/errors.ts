@@ -53,7 +53,10 @@ export function asNodeError(
  * The JSON of the item "Continue On Fail" outputs for an error: its message and advice, the tasks the
  * item created before it failed (`createdTaskIds`), and a GatewayTaskError's own task fields last.
  */
-export function errorItemJson(error: NodeApiError | NodeOperationError, createdTaskIds: string[] = []): IDataObject {
+export function errorItemJson(
+	error: NodeApiError | NodeOperationError,
+	createdTaskIds: string[] = [],
+): IDataObject {
 	const json: IDataObject = { error: error.message };
 	if (error.description) json.description = error.description;
 	if (error instanceof NodeApiError && error.httpCode) json.httpCode = error.httpCode;

@@ -16,7 +16,8 @@ export interface NodeSettings {
 }
 
 /** Advice after a 429: this option is the user's lever. */
-export const CONCURRENCY_HINT = 'Lower the Concurrency option, add a Wait node between batches, or try again later.';
+export const CONCURRENCY_HINT =
+	'Lower the Concurrency option, add a Wait node between batches, or try again later.';
 
 /** What every request of an item run passes to the transport. */
 export function transportOptions(settings: NodeSettings): TransportOptions {
@@ -151,13 +152,21 @@ export async function runItems(
 
 /** The Concurrency option, checked: read once per execution (item 0), by the item runner and by Wait for Callback. */
 export function readConcurrency(ctx: IExecuteFunctions): number {
-	const raw = ctx.getNodeParameter(`options.${concurrencyOption.name}`, 0, DEFAULT_CONCURRENCY) as unknown;
+	const raw = ctx.getNodeParameter(
+		`options.${concurrencyOption.name}`,
+		0,
+		DEFAULT_CONCURRENCY,
+	) as unknown;
 	const value = Number(raw);
 	if (!Number.isInteger(value) || value < 1 || value > MAX_CONCURRENCY) {
 		const label = concurrencyOption.displayName;
-		throw new NodeOperationError(ctx.getNode(), `${label} must be a whole number from 1 to ${MAX_CONCURRENCY}`, {
-			description: `Got "${String(raw)}". Set Options → ${label} to, for example, ${DEFAULT_CONCURRENCY}.`,
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`${label} must be a whole number from 1 to ${MAX_CONCURRENCY}`,
+			{
+				description: `Got "${String(raw)}". Set Options → ${label} to, for example, ${DEFAULT_CONCURRENCY}.`,
+			},
+		);
 	}
 	return value;
 }
@@ -174,7 +183,10 @@ function errorItem(
  * The node's error names every task any item created: without Continue On Fail the other items'
  * output is dropped, and with it the only record of tasks that keep running (and cost money).
  */
-function withCreatedTasks<E extends NodeApiError | NodeOperationError>(error: E, createdTasks: Map<number, string[]>): E {
+function withCreatedTasks<E extends NodeApiError | NodeOperationError>(
+	error: E,
+	createdTasks: Map<number, string[]>,
+): E {
 	if (createdTasks.size === 0) return error;
 	const list = [...createdTasks.entries()]
 		.sort(([a], [b]) => a - b)

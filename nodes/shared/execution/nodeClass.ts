@@ -8,7 +8,10 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { type NodeSettings, type OperationExecutor, runItems } from './itemRunner';
 
 /** What a node's execute() does, given the settings the node was constructed with. */
-export type NodeRunner = (this: IExecuteFunctions, settings: NodeSettings) => Promise<INodeExecutionData[][]>;
+export type NodeRunner = (
+	this: IExecuteFunctions,
+	settings: NodeSettings,
+) => Promise<INodeExecutionData[][]>;
 
 /** A node class whose execute() is `run`: n8n constructs it without settings; tests pass their own (e.g. a faster retry policy). */
 export function actionNode(run: NodeRunner) {

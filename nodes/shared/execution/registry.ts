@@ -16,7 +16,9 @@ export function operationRegistry<File extends OperationFile, Registered>(
 	register: (file: File) => Registered,
 ): { operations: Record<string, Registered>; properties: INodeProperties[] } {
 	return {
-		operations: Object.fromEntries(Object.entries(files).map(([name, file]) => [name, register(file)])),
+		operations: Object.fromEntries(
+			Object.entries(files).map(([name, file]) => [name, register(file)]),
+		),
 		properties: [operationProperty, ...Object.values(files).flatMap((file) => file.description)],
 	};
 }

@@ -62,11 +62,17 @@ export function isJsonContentType(header: unknown): boolean {
 	const value = Array.isArray(header) ? undefined : header;
 	if (typeof value !== 'string') return false;
 	const mediaType = value.split(';', 1)[0].trim().toLowerCase();
-	return mediaType === 'application/json' || /^application\/[a-z0-9.!#$&^_-]+\+json$/.test(mediaType);
+	return (
+		mediaType === 'application/json' || /^application\/[a-z0-9.!#$&^_-]+\+json$/.test(mediaType)
+	);
 }
 
 /** Keys that could reach an object's prototype if some later code merged the payload naively. */
-export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set([
+	'__proto__',
+	'constructor',
+	'prototype',
+]);
 
 /** The statuses docs/gateway-interface.md ("Task status") lists for image tasks, exactly as written there. */
 export const IMAGE_STATUSES = ['NOT_START', 'IN_PROGRESS', 'SUCCESS', 'FAILURE'] as const;
@@ -211,12 +217,14 @@ export function checkStructure(body: unknown): string | undefined {
 		const children: unknown[] = [];
 		if (Array.isArray(value)) {
 			counted += value.length;
-			if (counted > CALLBACK_LIMITS.maxValues) return `body has more than ${CALLBACK_LIMITS.maxValues} values`;
+			if (counted > CALLBACK_LIMITS.maxValues)
+				return `body has more than ${CALLBACK_LIMITS.maxValues} values`;
 			for (let index = 0; index < value.length; index++) children.push(value[index]);
 		} else {
 			const keys = Object.keys(value);
 			counted += keys.length;
-			if (counted > CALLBACK_LIMITS.maxValues) return `body has more than ${CALLBACK_LIMITS.maxValues} values`;
+			if (counted > CALLBACK_LIMITS.maxValues)
+				return `body has more than ${CALLBACK_LIMITS.maxValues} values`;
 			for (const key of keys) {
 				if (FORBIDDEN_KEYS.has(key)) return `forbidden key "${key}"`;
 				if (key.length > CALLBACK_LIMITS.maxKeyLength) {
@@ -226,7 +234,8 @@ export function checkStructure(body: unknown): string | undefined {
 			}
 		}
 		for (const child of children) {
-			if (typeof child === 'object' && child !== null) stack.push({ value: child, depth: depth + 1 });
+			if (typeof child === 'object' && child !== null)
+				stack.push({ value: child, depth: depth + 1 });
 			else if (typeof child === 'string' && child.length > CALLBACK_LIMITS.maxTextLength) {
 				return `body has a text value longer than ${CALLBACK_LIMITS.maxTextLength} characters`;
 			}
@@ -267,7 +276,8 @@ export function detectCallbackKind(body: Record<string, unknown>): CallbackKind 
 
 /** Reads a percentage such as `"45%"` (or a bare `"45"`); anything else, or above 100, is unknown. */
 export function parseProgress(value: unknown): number | null {
-	if (typeof value === 'number') return Number.isFinite(value) && value >= 0 && value <= 100 ? value : null;
+	if (typeof value === 'number')
+		return Number.isFinite(value) && value >= 0 && value <= 100 ? value : null;
 	if (typeof value !== 'string') return null;
 	const match = /^\s*(\d{1,3}(?:\.\d+)?)\s*%?\s*$/.exec(value);
 	if (!match) return null;
@@ -277,7 +287,8 @@ export function parseProgress(value: unknown): number | null {
 
 /** Epoch milliseconds to ISO; 0 (or nothing) means "not happened yet". */
 export function millisecondsToIso(value: number | null | undefined): string | null {
-	if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > MAX_DATE_MS) return null;
+	if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > MAX_DATE_MS)
+		return null;
 	return new Date(value).toISOString();
 }
 
@@ -320,7 +331,12 @@ function unlistedFailReason(payload: Record<string, unknown>): string | null {
 	return null;
 }
 
-function baseItem(kind: CallbackKind, id: string, status: string, payload: Record<string, unknown>): CallbackItem {
+function baseItem(
+	kind: CallbackKind,
+	id: string,
+	status: string,
+	payload: Record<string, unknown>,
+): CallbackItem {
 	const state = normaliseStatus(status);
 	return {
 		kind,
@@ -347,7 +363,9 @@ function fromImage(data: ImageCallback, payload: Record<string, unknown>): Callb
 		...baseItem('image', data.id, data.status, payload),
 		progress: parseProgress(data.progress),
 		resultUrl: text(data.imageUrl),
-		failReason: text(data.failReason) ?? (normaliseStatus(data.status) === 'failed' ? unlistedFailReason(payload) : null),
+		failReason:
+			text(data.failReason) ??
+			(normaliseStatus(data.status) === 'failed' ? unlistedFailReason(payload) : null),
 		submittedAt: millisecondsToIso(data.submitTime),
 		startedAt: millisecondsToIso(data.startTime),
 		finishedAt: millisecondsToIso(data.finishTime),
@@ -380,7 +398,10 @@ function fromMusic(data: MusicCallback, payload: Record<string, unknown>): Callb
  */
 export function parseCallback(body: unknown): ParseCallbackResult {
 	// Only what a JSON or form parser produces; a Buffer or other class instance is not a callback.
-	if (!isPlainObject(body) || ![Object.prototype, null].includes(Object.getPrototypeOf(body) as object | null)) {
+	if (
+		!isPlainObject(body) ||
+		![Object.prototype, null].includes(Object.getPrototypeOf(body) as object | null)
+	) {
 		return { ok: false, reason: 'body must be a JSON object' };
 	}
 	const structureProblem = checkStructure(body);

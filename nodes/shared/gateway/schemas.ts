@@ -31,7 +31,10 @@ export function isImageReference(value: string): boolean {
 
 const requiredText = (what: string) =>
 	z
-		.string({ required_error: `is required: enter ${what}`, invalid_type_error: `must be text: enter ${what}` })
+		.string({
+			required_error: `is required: enter ${what}`,
+			invalid_type_error: `must be text: enter ${what}`,
+		})
 		.trim()
 		.min(1, `is empty: enter ${what}`);
 
@@ -155,7 +158,8 @@ export const videoCreateSchema = z
 			ctx.addIssue({
 				code: z.ZodIssueCode.custom,
 				path: ['prompt'],
-				message: 'is empty: enter a description of the video (only a storyboard may go without one)',
+				message:
+					'is empty: enter a description of the video (only a storyboard may go without one)',
 			});
 		}
 	});

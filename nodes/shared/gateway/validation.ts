@@ -9,9 +9,14 @@ export type FieldLabels = Record<string, string>;
  * The labels of a request body, derived from the panel parameters (or image inputs) each body field
  * is read from, so a validation message uses the label the panel shows and no label is written twice.
  */
-export function fieldLabels(fields: Record<string, Pick<INodeProperties, 'displayName'> | string>): FieldLabels {
+export function fieldLabels(
+	fields: Record<string, Pick<INodeProperties, 'displayName'> | string>,
+): FieldLabels {
 	return Object.fromEntries(
-		Object.entries(fields).map(([key, field]) => [key, typeof field === 'string' ? field : field.displayName]),
+		Object.entries(fields).map(([key, field]) => [
+			key,
+			typeof field === 'string' ? field : field.displayName,
+		]),
 	);
 }
 
@@ -19,7 +24,9 @@ export function labelFor(path: Array<string | number>, labels: FieldLabels): str
 	const [head, index, ...rest] = path;
 	if (typeof index === 'number') {
 		const listLabel = labels[String(head)] ?? String(head);
-		const inner = rest.length ? ` → ${labels[`${String(head)}.${rest.join('.')}`] ?? rest.join('.')}` : '';
+		const inner = rest.length
+			? ` → ${labels[`${String(head)}.${rest.join('.')}`] ?? rest.join('.')}`
+			: '';
 		return `${listLabel} #${index + 1}${inner}`;
 	}
 	const key = path.join('.');
@@ -32,7 +39,9 @@ function issueText(issue: ZodIssue, labels: FieldLabels): string {
 	if (issue.code === 'unrecognized_keys') {
 		return `Unknown field(s) ${issue.keys.join(', ')}: remove them`;
 	}
-	return field && label !== field ? `${label} (${field}) ${issue.message}` : `${label} ${issue.message}`;
+	return field && label !== field
+		? `${label} (${field}) ${issue.message}`
+		: `${label} ${issue.message}`;
 }
 
 /**

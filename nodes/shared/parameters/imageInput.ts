@@ -7,7 +7,12 @@
  * The same input also lives inside a list (Character's Reference Images): `inList: true` gives the
  * parameters of one list entry (`source`, `url`, `binaryField`, `base64`) and `readEntry` reads one.
  */
-import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IDisplayOptions,
+	IExecuteFunctions,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { isHttpUrl } from '../gateway/schemas';
@@ -37,13 +42,27 @@ export interface ImageInput {
 	/** Reads the input of one item: a URL, base64 / data-URI text, or undefined for None. */
 	read(ctx: IExecuteFunctions, itemIndex: number): Promise<string | undefined>;
 	/** Reads one entry of a list of this input; `label` names the entry, e.g. "Reference Image #2". */
-	readEntry(ctx: IExecuteFunctions, itemIndex: number, entry: IDataObject, label: string): Promise<string | undefined>;
+	readEntry(
+		ctx: IExecuteFunctions,
+		itemIndex: number,
+		entry: IDataObject,
+		label: string,
+	): Promise<string | undefined>;
 }
 
-const SOURCE_OPTIONS: Record<Exclude<ImageSource, 'none'>, { name: string; description: string }> = {
-	binary: { name: 'Binary Field', description: 'A binary field of the input item, e.g. from Read File or HTTP Request' },
+const SOURCE_OPTIONS: Record<
+	Exclude<ImageSource, 'none'>,
+	{ name: string; description: string }
+> = {
+	binary: {
+		name: 'Binary Field',
+		description: 'A binary field of the input item, e.g. from Read File or HTTP Request',
+	},
 	url: { name: 'URL', description: 'A public http(s) URL the gateway can fetch' },
-	base64: { name: 'Base64 / Data URI', description: 'Base64 data, or a data URI (data:image/png;base64,...)' },
+	base64: {
+		name: 'Base64 / Data URI',
+		description: 'Base64 data, or a data URI (data:image/png;base64,...)',
+	},
 };
 
 /** `image` + `Url` → `imageUrl`; no prefix → `url`. */
@@ -63,8 +82,15 @@ export function imageInput(definition: ImageInputDefinition): ImageInput {
 	/** Labels as the panel shows them; inside a list entry the entry already names the input. */
 	const panelLabel = (part: string) => (inList ? part : `${displayName} ${part}`);
 	const sources = definition.sources ?? ['binary', 'url', 'base64'];
-	const options: Array<{ name: string; value: string; description: string }> = sources.map((value) => ({ ...SOURCE_OPTIONS[value], value }));
-	if (optional) options.unshift({ name: 'None', value: 'none', description: `No ${displayName.toLowerCase()}` });
+	const options: Array<{ name: string; value: string; description: string }> = sources.map(
+		(value) => ({ ...SOURCE_OPTIONS[value], value }),
+	);
+	if (optional)
+		options.unshift({
+			name: 'None',
+			value: 'none',
+			description: `No ${displayName.toLowerCase()}`,
+		});
 	const defaultSource = definition.defaultSource ?? (optional ? 'none' : sources[0]);
 	// n8n refuses to run a node whose required parameter is empty; in a list entry the node's own
 	// message, which names the entry ("Reference Image #2 URL ..."), says more.
@@ -129,12 +155,16 @@ export function imageInput(definition: ImageInputDefinition): ImageInput {
 			case 'url': {
 				const url = text(names.url);
 				if (!isHttpUrl(url)) {
-					throw new NodeOperationError(ctx.getNode(), `${label} URL must be an http:// or https:// URL`, {
-						itemIndex,
-						description: url
-							? `Got "${url.slice(0, 200)}". Enter a full URL the gateway can download, or switch ${label} Source to Binary Field.`
-							: `It is empty. Enter a full URL the gateway can download, or switch ${label} Source to Binary Field.`,
-					});
+					throw new NodeOperationError(
+						ctx.getNode(),
+						`${label} URL must be an http:// or https:// URL`,
+						{
+							itemIndex,
+							description: url
+								? `Got "${url.slice(0, 200)}". Enter a full URL the gateway can download, or switch ${label} Source to Binary Field.`
+								: `It is empty. Enter a full URL the gateway can download, or switch ${label} Source to Binary Field.`,
+						},
+					);
 				}
 				return url;
 			}
@@ -142,7 +172,11 @@ export function imageInput(definition: ImageInputDefinition): ImageInput {
 				const value = text(names.base64);
 				const payload = value.startsWith('data:') ? value.slice(value.indexOf(',') + 1) : value;
 				const header = value.startsWith('data:') ? value.slice(0, value.indexOf(',')) : '';
-				if (!payload || !/^[A-Za-z0-9+/\s]+={0,2}$/.test(payload) || (header && !header.endsWith(';base64'))) {
+				if (
+					!payload ||
+					!/^[A-Za-z0-9+/\s]+={0,2}$/.test(payload) ||
+					(header && !header.endsWith(';base64'))
+				) {
 					throw new NodeOperationError(ctx.getNode(), `${label} Base64 is not valid base64 data`, {
 						itemIndex,
 						description:
@@ -152,19 +186,36 @@ export function imageInput(definition: ImageInputDefinition): ImageInput {
 				return value.replace(/\s+/g, '');
 			}
 			case 'binary':
-				return await binaryFieldAsDataUri(ctx, itemIndex, text(names.binaryField, 'data'), `${label} Binary Field`);
+				return await binaryFieldAsDataUri(
+					ctx,
+					itemIndex,
+					text(names.binaryField, 'data'),
+					`${label} Binary Field`,
+				);
 		}
-		throw new NodeOperationError(ctx.getNode(), `${label} Source "${String(source)}" is not supported`, {
-			itemIndex,
-			description: `Choose ${sources.map((value) => SOURCE_OPTIONS[value].name).join(', ').replace(/, ([^,]*)$/, ' or $1')}.`,
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`${label} Source "${String(source)}" is not supported`,
+			{
+				itemIndex,
+				description: `Choose ${sources
+					.map((value) => SOURCE_OPTIONS[value].name)
+					.join(', ')
+					.replace(/, ([^,]*)$/, ' or $1')}.`,
+			},
+		);
 	};
 
 	return {
 		displayName,
 		properties,
 		async read(ctx, itemIndex) {
-			return await readWith(ctx, itemIndex, (name, fallback) => ctx.getNodeParameter(name, itemIndex, fallback), displayName);
+			return await readWith(
+				ctx,
+				itemIndex,
+				(name, fallback) => ctx.getNodeParameter(name, itemIndex, fallback),
+				displayName,
+			);
 		},
 		async readEntry(ctx, itemIndex, entry, label) {
 			return await readWith(ctx, itemIndex, (name, fallback) => entry[name] ?? fallback, label);
@@ -184,19 +235,27 @@ export async function binaryFieldAsDataUri(
 	const data = field ? binary[field] : undefined;
 	if (!data) {
 		const available = Object.keys(binary);
-		throw new NodeOperationError(ctx.getNode(), `Input item ${itemIndex} has no binary field "${field}"`, {
-			itemIndex,
-			description: available.length
-				? `Set ${label} to one of: ${available.join(', ')}.`
-				: `The input item carries no binary data. Add a node that loads the file (e.g. HTTP Request or Read/Write Files from Disk) before this one, or choose URL as the source.`,
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Input item ${itemIndex} has no binary field "${field}"`,
+			{
+				itemIndex,
+				description: available.length
+					? `Set ${label} to one of: ${available.join(', ')}.`
+					: `The input item carries no binary data. Add a node that loads the file (e.g. HTTP Request or Read/Write Files from Disk) before this one, or choose URL as the source.`,
+			},
+		);
 	}
 	const mimeType = data.mimeType || 'application/octet-stream';
 	if (expected === 'image' && !mimeType.startsWith('image/')) {
-		throw new NodeOperationError(ctx.getNode(), `Binary field "${field}" of input item ${itemIndex} is not an image`, {
-			itemIndex,
-			description: `Its MIME type is ${mimeType}. Choose a field that holds a PNG, JPEG or WebP image.`,
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Binary field "${field}" of input item ${itemIndex} is not an image`,
+			{
+				itemIndex,
+				description: `Its MIME type is ${mimeType}. Choose a field that holds a PNG, JPEG or WebP image.`,
+			},
+		);
 	}
 	const buffer = await ctx.helpers.getBinaryDataBuffer(itemIndex, field);
 	return `data:${mimeType};base64,${buffer.toString('base64')}`;

@@ -12,10 +12,11 @@ type DownloadNoun = 'Image' | 'Video';
  * from filling n8n's binary store or holding a worker for ever, and stay below n8n's default
  * database binary limit (512 MiB) so queue mode can store what is downloaded.
  */
-export const DOWNLOAD_LIMIT_DEFAULTS: Record<DownloadNoun, { maxMb: number; timeSeconds: number }> = {
-	Image: { maxMb: 50, timeSeconds: 120 },
-	Video: { maxMb: 500, timeSeconds: 600 },
-};
+export const DOWNLOAD_LIMIT_DEFAULTS: Record<DownloadNoun, { maxMb: number; timeSeconds: number }> =
+	{
+		Image: { maxMb: 50, timeSeconds: 120 },
+		Video: { maxMb: 500, timeSeconds: 600 },
+	};
 
 const maxSizeProperty: INodeProperties = {
 	displayName: 'Max Download Size (MB)',
@@ -94,7 +95,12 @@ export function readDownloadLimits(
 	};
 	const maxMb = check(maxSizeProperty, defaults.maxMb);
 	const timeSeconds = check(timeLimitProperty, defaults.timeSeconds);
-	return { maxMb, maxBytes: Math.floor(maxMb * 1024 * 1024), timeSeconds, timeMs: Math.round(timeSeconds * 1000) };
+	return {
+		maxMb,
+		maxBytes: Math.floor(maxMb * 1024 * 1024),
+		timeSeconds,
+		timeMs: Math.round(timeSeconds * 1000),
+	};
 }
 
 /**

@@ -8,12 +8,21 @@ import { NodeOperationError } from 'n8n-workflow';
 type Parameter = Pick<INodeProperties, 'name' | 'displayName'>;
 
 /** Reads a text parameter by its definition, trimmed; anything but text or a number is reported by its label. */
-export function readText(ctx: IExecuteFunctions, parameter: Parameter, itemIndex: number, fallback = ''): string {
+export function readText(
+	ctx: IExecuteFunctions,
+	parameter: Parameter,
+	itemIndex: number,
+	fallback = '',
+): string {
 	return stringParameter(ctx, parameter.name, itemIndex, parameter.displayName, fallback);
 }
 
 /** Reads a number parameter by its definition; numeric text from an expression is accepted. */
-export function readNumber(ctx: IExecuteFunctions, parameter: Parameter, itemIndex: number): number | undefined {
+export function readNumber(
+	ctx: IExecuteFunctions,
+	parameter: Parameter,
+	itemIndex: number,
+): number | undefined {
 	return numberParameter(ctx, parameter.name, itemIndex, parameter.displayName);
 }
 
@@ -47,7 +56,8 @@ export function numberParameter(
 ): number | undefined {
 	const value = ctx.getNodeParameter(name, itemIndex, undefined) as unknown;
 	if (value === undefined || value === null || value === '') return undefined;
-	const parsed = typeof value === 'number' ? value : typeof value === 'string' ? Number(value.trim()) : NaN;
+	const parsed =
+		typeof value === 'number' ? value : typeof value === 'string' ? Number(value.trim()) : NaN;
 	if (!Number.isFinite(parsed)) {
 		throw new NodeOperationError(ctx.getNode(), `${label} must be a number`, {
 			itemIndex,

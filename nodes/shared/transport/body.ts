@@ -39,7 +39,11 @@ export function destroyOnAbort(body: unknown, signal: AbortSignal | undefined): 
 }
 
 /** Reads an answer body up to `limit` bytes; a longer one is cut off and refused. */
-export async function readBoundedText(body: unknown, limit: number, signal?: AbortSignal): Promise<string> {
+export async function readBoundedText(
+	body: unknown,
+	limit: number,
+	signal?: AbortSignal,
+): Promise<string> {
 	if (body === undefined || body === null) return '';
 	if (typeof body === 'string') {
 		if (Buffer.byteLength(body) > limit) throw new ResponseTooLargeError(limit);
@@ -86,7 +90,11 @@ const MAX_SANITISE_DEPTH = 32;
  * The gateway's answer as output may carry it: no callback address (the resume URL lets anyone
  * resume the execution) and no key, at any depth.
  */
-export function sanitiseAnswer(value: unknown, secrets: Array<string | undefined>, depth = 0): unknown {
+export function sanitiseAnswer(
+	value: unknown,
+	secrets: Array<string | undefined>,
+	depth = 0,
+): unknown {
 	if (typeof value === 'string') {
 		return redactSecrets(value, secrets)!.replace(RESUME_SIGNATURE, '$1***');
 	}

@@ -1,4 +1,8 @@
-import type { ICredentialDataDecryptedObject, IExecuteFunctions, IWebhookFunctions } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IExecuteFunctions,
+	IWebhookFunctions,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 export const CREDENTIAL_TYPE = 'mediaGatewayApi';
@@ -28,10 +32,12 @@ export async function readGatewayCredentials(
 	ctx: IExecuteFunctions | IWebhookFunctions,
 	itemIndex: number,
 ): Promise<GatewayCredentials> {
-	const data = (await (ctx.getCredentials as (type: string, itemIndex?: number) => Promise<ICredentialDataDecryptedObject>)(
-		CREDENTIAL_TYPE,
-		itemIndex,
-	)) as ICredentialDataDecryptedObject;
+	const data = (await (
+		ctx.getCredentials as (
+			type: string,
+			itemIndex?: number,
+		) => Promise<ICredentialDataDecryptedObject>
+	)(CREDENTIAL_TYPE, itemIndex)) as ICredentialDataDecryptedObject;
 	const apiKey = typeof data.apiKey === 'string' ? data.apiKey.trim() : '';
 	if (!apiKey) {
 		throw new NodeOperationError(ctx.getNode(), 'The Media Gateway API credential has no API Key', {

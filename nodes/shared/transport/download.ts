@@ -2,7 +2,12 @@
  * Result files downloaded into n8n's binary store: streamed, bounded in size and time, recognised by
  * their first bytes, and fetched with the API key only at the Base URL's origin.
  */
-import type { IBinaryData, IExecuteFunctions, IN8nHttpFullResponse, IWebhookFunctions } from 'n8n-workflow';
+import type {
+	IBinaryData,
+	IExecuteFunctions,
+	IN8nHttpFullResponse,
+	IWebhookFunctions,
+} from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { isHttpUrl } from '../gateway/schemas';
@@ -22,18 +27,55 @@ interface FileKind {
 }
 
 const ascii = (head: Buffer, offset: number, text: string) =>
-	head.length >= offset + text.length && head.toString('latin1', offset, offset + text.length) === text;
+	head.length >= offset + text.length &&
+	head.toString('latin1', offset, offset + text.length) === text;
 /** ISO base media files (MP4, MOV, AVIF) start with a box of type `ftyp` whose brand says which. */
 const ftypBrand = (head: Buffer) => (ascii(head, 4, 'ftyp') ? head.toString('latin1', 8, 12) : '');
 
 const FILE_KINDS: FileKind[] = [
-	{ mimeType: 'image/png', extension: 'png', family: 'image', matches: (h) => h.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) },
-	{ mimeType: 'image/jpeg', extension: 'jpg', family: 'image', matches: (h) => h.length >= 3 && h[0] === 0xff && h[1] === 0xd8 && h[2] === 0xff },
-	{ mimeType: 'image/webp', extension: 'webp', family: 'image', matches: (h) => ascii(h, 0, 'RIFF') && ascii(h, 8, 'WEBP') },
-	{ mimeType: 'image/gif', extension: 'gif', family: 'image', matches: (h) => ascii(h, 0, 'GIF87a') || ascii(h, 0, 'GIF89a') },
-	{ mimeType: 'image/avif', extension: 'avif', family: 'image', matches: (h) => ['avif', 'avis'].includes(ftypBrand(h)) },
-	{ mimeType: 'video/quicktime', extension: 'mov', family: 'video', matches: (h) => ftypBrand(h) === 'qt  ' },
-	{ mimeType: 'video/webm', extension: 'webm', family: 'video', matches: (h) => h.length >= 4 && h.readUInt32BE(0) === 0x1a45dfa3 },
+	{
+		mimeType: 'image/png',
+		extension: 'png',
+		family: 'image',
+		matches: (h) =>
+			h.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
+	},
+	{
+		mimeType: 'image/jpeg',
+		extension: 'jpg',
+		family: 'image',
+		matches: (h) => h.length >= 3 && h[0] === 0xff && h[1] === 0xd8 && h[2] === 0xff,
+	},
+	{
+		mimeType: 'image/webp',
+		extension: 'webp',
+		family: 'image',
+		matches: (h) => ascii(h, 0, 'RIFF') && ascii(h, 8, 'WEBP'),
+	},
+	{
+		mimeType: 'image/gif',
+		extension: 'gif',
+		family: 'image',
+		matches: (h) => ascii(h, 0, 'GIF87a') || ascii(h, 0, 'GIF89a'),
+	},
+	{
+		mimeType: 'image/avif',
+		extension: 'avif',
+		family: 'image',
+		matches: (h) => ['avif', 'avis'].includes(ftypBrand(h)),
+	},
+	{
+		mimeType: 'video/quicktime',
+		extension: 'mov',
+		family: 'video',
+		matches: (h) => ftypBrand(h) === 'qt  ',
+	},
+	{
+		mimeType: 'video/webm',
+		extension: 'webm',
+		family: 'video',
+		matches: (h) => h.length >= 4 && h.readUInt32BE(0) === 0x1a45dfa3,
+	},
 	{
 		mimeType: 'video/mp4',
 		extension: 'mp4',
@@ -43,8 +85,19 @@ const FILE_KINDS: FileKind[] = [
 			return brand !== '' && !['avif', 'avis', 'qt  ', 'M4A ', 'M4B '].includes(brand);
 		},
 	},
-	{ mimeType: 'audio/mpeg', extension: 'mp3', family: 'audio', matches: (h) => ascii(h, 0, 'ID3') || (h.length >= 2 && h[0] === 0xff && (h[1] & 0xe0) === 0xe0) },
-	{ mimeType: 'audio/mp4', extension: 'm4a', family: 'audio', matches: (h) => ['M4A ', 'M4B '].includes(ftypBrand(h)) },
+	{
+		mimeType: 'audio/mpeg',
+		extension: 'mp3',
+		family: 'audio',
+		matches: (h) =>
+			ascii(h, 0, 'ID3') || (h.length >= 2 && h[0] === 0xff && (h[1] & 0xe0) === 0xe0),
+	},
+	{
+		mimeType: 'audio/mp4',
+		extension: 'm4a',
+		family: 'audio',
+		matches: (h) => ['M4A ', 'M4B '].includes(ftypBrand(h)),
+	},
 ];
 /** Enough bytes to recognise every kind above. */
 const HEAD_BYTES = 16;
@@ -56,7 +109,8 @@ export function detectFileKind(head: Buffer): FileKind | undefined {
 /** What the start of a refused file looks like, for the error message. */
 function describeHead(head: Buffer): string {
 	const text = head.toString('latin1').trimStart().toLowerCase();
-	if (text.startsWith('<svg') || (text.startsWith('<?xml') && text.includes('svg'))) return 'an SVG document';
+	if (text.startsWith('<svg') || (text.startsWith('<?xml') && text.includes('svg')))
+		return 'an SVG document';
 	if (text.startsWith('<!doctype html') || text.startsWith('<html')) return 'an HTML page';
 	if (text.startsWith('<')) return 'an XML or HTML document';
 	if (text.startsWith('{') || text.startsWith('[')) return 'JSON text';
@@ -152,7 +206,8 @@ async function peek(stream: BodyStream, bytes: number): Promise<{ head: Buffer; 
 			reject(error);
 		};
 		const onClose = () => {
-			if (!stream.readableEnded) onError(new Error('The connection closed before the file arrived'));
+			if (!stream.readableEnded)
+				onError(new Error('The connection closed before the file arrived'));
 		};
 		stream.on('readable', onReadable);
 		stream.on('end', onEnd);
@@ -187,34 +242,44 @@ class Download {
 
 	limitError(limit: LimitHit, cause?: unknown): NodeApiError {
 		const { limits, host } = this;
-		return new NodeApiError(this.ctx.getNode(), { message: (cause as Error)?.message ?? 'limit reached' }, {
-			message:
-				limit.kind === 'size'
-					? `The file at ${host} is larger than the download limit of ${limits.maxMb} MB`
-					: `The download from ${host} did not finish within the download time limit of ${limits.timeSeconds} s`,
-			description:
-				limit.kind === 'size'
-					? `The download was stopped${limit.bytes > 0 ? ` at ${formatBytes(limit.bytes)}` : ' before it started (the server announced the size)'}. Raise Options → Max Download Size (MB), or turn off the download option and fetch the URL yourself.`
-					: 'The download was stopped. Raise Options → Download Time Limit (Seconds), or turn off the download option and fetch the URL yourself.',
-			itemIndex: this.options.itemIndex,
-		});
+		return new NodeApiError(
+			this.ctx.getNode(),
+			{ message: (cause as Error)?.message ?? 'limit reached' },
+			{
+				message:
+					limit.kind === 'size'
+						? `The file at ${host} is larger than the download limit of ${limits.maxMb} MB`
+						: `The download from ${host} did not finish within the download time limit of ${limits.timeSeconds} s`,
+				description:
+					limit.kind === 'size'
+						? `The download was stopped${limit.bytes > 0 ? ` at ${formatBytes(limit.bytes)}` : ' before it started (the server announced the size)'}. Raise Options → Max Download Size (MB), or turn off the download option and fetch the URL yourself.`
+						: 'The download was stopped. Raise Options → Download Time Limit (Seconds), or turn off the download option and fetch the URL yourself.',
+				itemIndex: this.options.itemIndex,
+			},
+		);
 	}
 
 	/** Whatever stopped the download, as an n8n error that names the host and, if one was hit, the limit. */
 	failure(error: unknown, hit?: LimitHit): NodeApiError | NodeOperationError {
 		const { ctx, host } = this;
 		const { itemIndex } = this.options;
-		if (this.cancel?.aborted) return new NodeOperationError(ctx.getNode(), 'The execution was cancelled', { itemIndex });
+		if (this.cancel?.aborted)
+			return new NodeOperationError(ctx.getNode(), 'The execution was cancelled', { itemIndex });
 		if (error instanceof RedirectRefusedError) return redirectError(ctx, error, itemIndex);
 		if (hit) return this.limitError(hit, error);
 		if (this.timeLimit.aborted) return this.limitError({ kind: 'time' }, error);
 		const blocked = ssrfBlock(error);
 		if (blocked) return ssrfError(ctx, blocked, host, itemIndex);
-		return new NodeApiError(ctx.getNode(), { message: (error as Error)?.message ?? String(error) }, {
-			message: `Could not download the result from ${host}`,
-			description: 'The file host did not answer or broke off. Try again later, or turn off the download option and fetch the URL yourself.',
-			itemIndex,
-		});
+		return new NodeApiError(
+			ctx.getNode(),
+			{ message: (error as Error)?.message ?? String(error) },
+			{
+				message: `Could not download the result from ${host}`,
+				description:
+					'The file host did not answer or broke off. Try again later, or turn off the download option and fetch the URL yourself.',
+				itemIndex,
+			},
+		);
 	}
 
 	/** Checks the answer and its first bytes, then streams it into n8n's binary store within the limits. */
@@ -251,12 +316,24 @@ class Download {
 		const kind = detectFileKind(head);
 		if (!kind || kind.family !== family) {
 			body.destroy();
-			const claimed = String(response.headers?.['content-type'] ?? 'no type').split(';')[0].trim();
-			throw new NodeApiError(ctx.getNode(), { message: `Unexpected file content (${claimed})` }, {
-				message: `The file at ${host} is not ${family === 'image' ? 'an image' : `a ${family}`} (${kind ? kind.mimeType : describeHead(head)})`,
-				description: `This operation produces ${options.defaultMimeType} files (${FILE_KINDS.filter((k) => k.family === family).map((k) => k.extension.toUpperCase()).join(', ')} are accepted); the server said "${claimed}". The file was not stored. Check the result URL, or turn off the download option.`,
-				itemIndex,
-			});
+			const claimed = String(response.headers?.['content-type'] ?? 'no type')
+				.split(';')[0]
+				.trim();
+			throw new NodeApiError(
+				ctx.getNode(),
+				{ message: `Unexpected file content (${claimed})` },
+				{
+					message: `The file at ${host} is not ${family === 'image' ? 'an image' : `a ${family}`} (${kind ? kind.mimeType : describeHead(head)})`,
+					description: `This operation produces ${options.defaultMimeType} files (${FILE_KINDS.filter(
+						(k) => k.family === family,
+					)
+						.map((k) => k.extension.toUpperCase())
+						.join(
+							', ',
+						)} are accepted); the server said "${claimed}". The file was not stored. Check the result URL, or turn off the download option.`,
+					itemIndex,
+				},
+			);
 		}
 		const fileName = safeFileName(this.url, options.fileNameBase, kind.extension);
 		if (ended) return await ctx.helpers.prepareBinaryData(head, fileName, kind.mimeType);
@@ -305,10 +382,14 @@ export async function downloadToBinary(
 ): Promise<IBinaryData> {
 	const { itemIndex } = options;
 	if (!isHttpUrl(url)) {
-		throw new NodeOperationError(ctx.getNode(), 'The gateway returned no downloadable URL for this result', {
-			itemIndex,
-			description: `Got "${String(url).slice(0, 200)}". Turn off the download option to keep the raw result.`,
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			'The gateway returned no downloadable URL for this result',
+			{
+				itemIndex,
+				description: `Got "${String(url).slice(0, 200)}". Turn off the download option to keep the raw result.`,
+			},
+		);
 	}
 	const { limits } = options;
 	const retry = options.retry ?? DEFAULT_RETRY_POLICY;
@@ -325,7 +406,9 @@ export async function downloadToBinary(
 				encoding: 'stream',
 				// An idle limit per hop; the whole download is bounded by the time limit.
 				timeout: Math.min(retry.requestTimeoutMs, limits.timeMs),
-				abortSignal: download.cancel ? AbortSignal.any([download.cancel, download.timeLimit]) : download.timeLimit,
+				abortSignal: download.cancel
+					? AbortSignal.any([download.cancel, download.timeLimit])
+					: download.timeLimit,
 			},
 			{ crossOrigin: 'followWithoutKey' },
 		);

@@ -25,12 +25,28 @@ const DEFAULT_NOT_FOUND =
 const DEFAULT_RATE_LIMITED = 'Add a Wait node between batches, or try again later.';
 
 /** Connection failures that happen before any byte of the request reached the gateway. */
-export const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+export const NOT_SENT_CODES = new Set([
+	'ECONNREFUSED',
+	'ENOTFOUND',
+	'EAI_AGAIN',
+	'EHOSTUNREACH',
+	'ENETUNREACH',
+]);
 /** Failures after the request may have been received: only an idempotent GET may repeat it. */
-export const MAYBE_SENT_CODES = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED', 'ESOCKETTIMEDOUT']);
+export const MAYBE_SENT_CODES = new Set([
+	'ECONNRESET',
+	'EPIPE',
+	'ETIMEDOUT',
+	'ECONNABORTED',
+	'ESOCKETTIMEDOUT',
+]);
 
 /** The n8n error for a redirect that was not followed: names where it pointed and what to fix. */
-export function redirectError(ctx: GatewayContext, refused: RedirectRefusedError, itemIndex: number): NodeApiError {
+export function redirectError(
+	ctx: GatewayContext,
+	refused: RedirectRefusedError,
+	itemIndex: number,
+): NodeApiError {
 	const where = `${refused.method} ${refused.from.host}${refused.from.pathname}`;
 	let target: string;
 	try {
@@ -39,7 +55,10 @@ export function redirectError(ctx: GatewayContext, refused: RedirectRefusedError
 		target = refused.to.slice(0, 100);
 	}
 	const texts: Record<RedirectRefusedError['reason'], [string, string]> = {
-		notHttp: [`${where} redirected to an address that is not http(s)`, 'The redirect was not followed.'],
+		notHttp: [
+			`${where} redirected to an address that is not http(s)`,
+			'The redirect was not followed.',
+		],
 		tooMany: [
 			`${where} redirected more than ${MAX_REDIRECTS} times`,
 			`The last hop pointed at ${target}. The redirects were not followed further.`,
@@ -54,12 +73,16 @@ export function redirectError(ctx: GatewayContext, refused: RedirectRefusedError
 		],
 	};
 	const [message, description] = texts[refused.reason];
-	return new NodeApiError(ctx.getNode(), { message: refused.message }, {
-		message,
-		description,
-		httpCode: String(refused.status),
-		itemIndex,
-	});
+	return new NodeApiError(
+		ctx.getNode(),
+		{ message: refused.message },
+		{
+			message,
+			description,
+			httpCode: String(refused.status),
+			itemIndex,
+		},
+	);
 }
 
 export function errorCode(error: unknown): string {
@@ -76,25 +99,41 @@ export interface SsrfBlock {
 }
 
 export function ssrfBlock(error: unknown): SsrfBlock | undefined {
-	let current = error as { name?: unknown; description?: unknown; cause?: unknown; hostname?: unknown; ip?: unknown } | undefined;
+	let current = error as
+		| { name?: unknown; description?: unknown; cause?: unknown; hostname?: unknown; ip?: unknown }
+		| undefined;
 	for (let depth = 0; current && depth < 5; depth++) {
 		if (current.name === 'SsrfBlockedIpError' || current.name === 'SsrfBlockedHostnameError') {
-			const target = [current.hostname, current.ip].find((value): value is string => typeof value === 'string' && value !== '');
-			return { description: typeof current.description === 'string' ? current.description : undefined, target };
+			const target = [current.hostname, current.ip].find(
+				(value): value is string => typeof value === 'string' && value !== '',
+			);
+			return {
+				description: typeof current.description === 'string' ? current.description : undefined,
+				target,
+			};
 		}
 		current = current.cause as typeof current;
 	}
 	return undefined;
 }
 
-export function ssrfError(ctx: GatewayContext, blocked: SsrfBlock, host: string, itemIndex: number): NodeApiError {
-	return new NodeApiError(ctx.getNode(), { message: 'Blocked by SSRF protection' }, {
-		message: `n8n's SSRF protection blocked the request to ${blocked.target ?? host}`,
-		description:
-			`${blocked.description ?? 'The address is in a blocked range.'} ` +
-			'This n8n instance refuses private and internal addresses (N8N_SSRF_PROTECTION_ENABLED). If this host is trusted, an administrator can allow it with N8N_SSRF_ALLOWED_HOSTNAMES or N8N_SSRF_ALLOWED_IP_RANGES.',
-		itemIndex,
-	});
+export function ssrfError(
+	ctx: GatewayContext,
+	blocked: SsrfBlock,
+	host: string,
+	itemIndex: number,
+): NodeApiError {
+	return new NodeApiError(
+		ctx.getNode(),
+		{ message: 'Blocked by SSRF protection' },
+		{
+			message: `n8n's SSRF protection blocked the request to ${blocked.target ?? host}`,
+			description:
+				`${blocked.description ?? 'The address is in a blocked range.'} ` +
+				'This n8n instance refuses private and internal addresses (N8N_SSRF_PROTECTION_ENABLED). If this host is trusted, an administrator can allow it with N8N_SSRF_ALLOWED_HOSTNAMES or N8N_SSRF_ALLOWED_IP_RANGES.',
+			itemIndex,
+		},
+	);
 }
 
 function parseBody(body: unknown): unknown {
@@ -178,7 +217,9 @@ export function httpError(
 			: "Check the node's parameters against the gateway's documentation.";
 	} else {
 		message = `The gateway answered ${where} with HTTP ${status}`;
-		description = fromGateway ? `Gateway said: ${fromGateway}` : 'Unexpected answer from the gateway.';
+		description = fromGateway
+			? `Gateway said: ${fromGateway}`
+			: 'Unexpected answer from the gateway.';
 	}
 	const errorResponse: JsonObject = { httpCode: String(status), message };
 	if (fromGateway) errorResponse.gatewayMessage = fromGateway;
@@ -207,8 +248,7 @@ export function connectionError(
 	const detail = code ? ` (${code})` : '';
 	if (NOT_SENT_CODES.has(code)) {
 		message = `Could not reach the gateway at ${host}`;
-		description =
-			`Nothing was sent${detail}. Check the Base URL in the Media Gateway API credential and that this n8n instance can reach it (DNS, firewall, proxy).`;
+		description = `Nothing was sent${detail}. Check the Base URL in the Media Gateway API credential and that this n8n instance can reach it (DNS, firewall, proxy).`;
 	} else if (code === 'ETIMEDOUT' || code === 'ECONNABORTED' || code === 'ESOCKETTIMEDOUT') {
 		message = `The gateway did not answer ${describeRequest(request)} in time`;
 		description =
@@ -222,7 +262,11 @@ export function connectionError(
 				? `Connection lost${detail}. The request was not repeated automatically, because the gateway may already have received it. Check the gateway for a new task before running again.`
 				: `Connection lost${detail}. Try again later.`;
 	}
-	return new NodeApiError(ctx.getNode(), { message: raw ?? 'connection failed' }, { message, description, itemIndex });
+	return new NodeApiError(
+		ctx.getNode(),
+		{ message: raw ?? 'connection failed' },
+		{ message, description, itemIndex },
+	);
 }
 
 function safeHost(baseUrl: string): string {

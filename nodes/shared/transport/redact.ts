@@ -3,7 +3,10 @@
  * echo the Authorization header in an error body; n8n shows error bodies to everyone who can open
  * the execution.
  */
-export function redactSecrets(text: string | undefined, secrets: Array<string | undefined>): string | undefined {
+export function redactSecrets(
+	text: string | undefined,
+	secrets: Array<string | undefined>,
+): string | undefined {
 	if (text === undefined) return undefined;
 	let result = text;
 	for (const secret of secrets) {

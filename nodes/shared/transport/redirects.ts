@@ -64,9 +64,11 @@ export async function sendFollowingRedirects(
 			sendCredentialsOnCrossOriginRedirect: false,
 		};
 		const target = new URL(url);
-		const response = (target.origin === keyOrigin
-			? await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, hop)
-			: await ctx.helpers.httpRequest(hop)) as IN8nHttpFullResponse;
+		const response = (
+			target.origin === keyOrigin
+				? await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, hop)
+				: await ctx.helpers.httpRequest(hop)
+		) as IN8nHttpFullResponse;
 		const location = headerValue(response.headers?.location);
 		if (!REDIRECT_STATUSES.has(response.statusCode) || !location) return response;
 		discardBody(response.body);
@@ -84,7 +86,8 @@ export async function sendFollowingRedirects(
 		if (redirects >= MAX_REDIRECTS) throw refuse('tooMany');
 		if (next.origin !== keyOrigin && policy.crossOrigin === 'refuse') throw refuse('otherOrigin');
 		// A 301/302/303 turns a POST into a GET, which would read instead of create.
-		if (method !== 'GET' && response.statusCode !== 307 && response.statusCode !== 308) throw refuse('changesMethod');
+		if (method !== 'GET' && response.statusCode !== 307 && response.statusCode !== 308)
+			throw refuse('changesMethod');
 		url = next.toString();
 	}
 }

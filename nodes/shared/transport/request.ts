@@ -13,7 +13,13 @@ import type {
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { cancellableSleep, throwIfCancelled } from '../execution/cancellation';
-import { formatBytes, MAX_RESPONSE_BYTES, readBoundedText, ResponseTooLargeError, sanitiseAnswer } from './body';
+import {
+	formatBytes,
+	MAX_RESPONSE_BYTES,
+	readBoundedText,
+	ResponseTooLargeError,
+	sanitiseAnswer,
+} from './body';
 import { type GatewayCredentials, readGatewayCredentials } from './credentials';
 import {
 	connectionError,
@@ -28,7 +34,13 @@ import {
 	ssrfError,
 } from './errors';
 import { RedirectRefusedError, sendFollowingRedirects } from './redirects';
-import { backoffMs, DEFAULT_RETRY_POLICY, retryAfterJitterMs, retryAfterMs, type RetryPolicy } from './retry';
+import {
+	backoffMs,
+	DEFAULT_RETRY_POLICY,
+	retryAfterJitterMs,
+	retryAfterMs,
+	type RetryPolicy,
+} from './retry';
 
 export type GatewayContext = IExecuteFunctions | IWebhookFunctions;
 
@@ -85,11 +97,15 @@ export async function gatewayRequest<T = IDataObject>(
 	const credentials = await readGatewayCredentials(ctx, itemIndex);
 	const url = gatewayUrl(credentials, request.path);
 	if (!url) {
-		throw new NodeOperationError(ctx.getNode(), `Refused to send ${request.method} ${request.path}`, {
-			itemIndex,
-			description:
-				'A path segment such as "." or ".." would make the request reach another endpoint of the gateway. Check the Task ID.',
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Refused to send ${request.method} ${request.path}`,
+			{
+				itemIndex,
+				description:
+					'A path segment such as "." or ".." would make the request reach another endpoint of the gateway. Check the Task ID.',
+			},
+		);
 	}
 	const options: IHttpRequestOptions = {
 		method: request.method,
@@ -107,7 +123,10 @@ export async function gatewayRequest<T = IDataObject>(
 	}
 	const cancelSignal = cancelSignalOf(ctx);
 	// Values that must never come back out of this request: the key, and the resume URL sent as notifyHook.
-	const secrets = [credentials.apiKey, typeof request.body?.notifyHook === 'string' ? request.body.notifyHook : undefined];
+	const secrets = [
+		credentials.apiKey,
+		typeof request.body?.notifyHook === 'string' ? request.body.notifyHook : undefined,
+	];
 
 	for (let attempt = 1; ; attempt++) {
 		throwIfCancelled(ctx, cancelSignal, itemIndex);
@@ -116,19 +135,29 @@ export async function gatewayRequest<T = IDataObject>(
 		let response: IN8nHttpFullResponse;
 		let text: string;
 		try {
-			response = await sendFollowingRedirects(ctx, credentials, { ...options, abortSignal: signal }, {
-				crossOrigin: 'refuse',
-			});
+			response = await sendFollowingRedirects(
+				ctx,
+				credentials,
+				{ ...options, abortSignal: signal },
+				{
+					crossOrigin: 'refuse',
+				},
+			);
 			text = await readBoundedText(response.body, MAX_RESPONSE_BYTES, signal);
 		} catch (error) {
 			throwIfCancelled(ctx, cancelSignal, itemIndex);
 			if (error instanceof RedirectRefusedError) throw redirectError(ctx, error, itemIndex);
 			if (error instanceof ResponseTooLargeError) {
-				throw new NodeApiError(ctx.getNode(), { message: error.message }, {
-					message: `The gateway at ${displayBaseUrl(credentials.baseUrl)} sent an answer larger than ${formatBytes(MAX_RESPONSE_BYTES)} to ${describeRequest(request)}`,
-					description: 'Its answers are small JSON documents. Check the Base URL in the Media Gateway API credential: it must point at the gateway API.',
-					itemIndex,
-				});
+				throw new NodeApiError(
+					ctx.getNode(),
+					{ message: error.message },
+					{
+						message: `The gateway at ${displayBaseUrl(credentials.baseUrl)} sent an answer larger than ${formatBytes(MAX_RESPONSE_BYTES)} to ${describeRequest(request)}`,
+						description:
+							'Its answers are small JSON documents. Check the Base URL in the Media Gateway API credential: it must point at the gateway API.',
+						itemIndex,
+					},
+				);
 			}
 			const code = attemptLimit.aborted ? 'ETIMEDOUT' : errorCode(error);
 			const blocked = ssrfBlock(error);
@@ -144,20 +173,36 @@ export async function gatewayRequest<T = IDataObject>(
 
 		const status = response.statusCode;
 		if (status >= 200 && status < 300) {
-			return sanitiseAnswer(parseSuccess(ctx, request, credentials, response, text, itemIndex), secrets) as T;
+			return sanitiseAnswer(
+				parseSuccess(ctx, request, credentials, response, text, itemIndex),
+				secrets,
+			) as T;
 		}
 
 		// 429 and 503 mean "not processed"; any server error may be retried for a GET, which changes nothing.
-		const retryable = status === 429 || status === 503 || (request.method === 'GET' && status >= 500);
+		const retryable =
+			status === 429 || status === 503 || (request.method === 'GET' && status >= 500);
 		if (retryable && attempt < retryPolicy.maxAttempts) {
 			const retryAfter = retryAfterMs(response.headers?.['retry-after']);
 			if (retryAfter === undefined || retryAfter <= retryPolicy.maxRetryAfterMs) {
-				const delay = retryAfter === undefined ? backoffMs(attempt, retryPolicy) : retryAfter + retryAfterJitterMs(retryAfter);
+				const delay =
+					retryAfter === undefined
+						? backoffMs(attempt, retryPolicy)
+						: retryAfter + retryAfterJitterMs(retryAfter);
 				await cancellableSleep(ctx, delay, cancelSignal, itemIndex);
 				continue;
 			}
 		}
-		throw httpError(ctx, request, { ...response, body: text }, secrets, attempt, itemIndex, retryPolicy, request.hints);
+		throw httpError(
+			ctx,
+			request,
+			{ ...response, body: text },
+			secrets,
+			attempt,
+			itemIndex,
+			retryPolicy,
+			request.hints,
+		);
 	}
 }
 
@@ -180,8 +225,13 @@ function parseSuccess(
 		parsed = undefined;
 	}
 	if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as IDataObject;
-	const contentType = String(response.headers?.['content-type'] ?? 'no content type').split(';')[0].trim();
-	const what = parsed === undefined ? `something that is not JSON (${contentType}${text.length === 0 ? ', empty' : ''})` : 'JSON that is not an object';
+	const contentType = String(response.headers?.['content-type'] ?? 'no content type')
+		.split(';')[0]
+		.trim();
+	const what =
+		parsed === undefined
+			? `something that is not JSON (${contentType}${text.length === 0 ? ', empty' : ''})`
+			: 'JSON that is not an object';
 	throw new NodeApiError(
 		ctx.getNode(),
 		{ message: `HTTP ${response.statusCode} with ${what}` },
@@ -189,7 +239,9 @@ function parseSuccess(
 			message: `The gateway at ${displayBaseUrl(credentials.baseUrl)} answered ${describeRequest(request)} with ${what}`,
 			description:
 				'Check the Base URL in the Media Gateway API credential: it must be the gateway API root (e.g. https://gateway.example.com), not a web page, a login page of a proxy or a path below /v1.' +
-				(request.method === 'POST' ? ' The request was not repeated: the gateway may have started a task for it.' : ''),
+				(request.method === 'POST'
+					? ' The request was not repeated: the gateway may have started a task for it.'
+					: ''),
 			httpCode: String(response.statusCode),
 			itemIndex,
 		},

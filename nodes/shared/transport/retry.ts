@@ -46,7 +46,14 @@ const IMF_FIXDATE = new RegExp(`^${DAY}, (\\d{2}) ${MONTH} (\\d{4}) ${TIME} GMT$
 const RFC850_DATE = new RegExp(`^${LONG_DAY}, (\\d{2})-${MONTH}-(\\d{2}) ${TIME} GMT$`);
 const ASCTIME_DATE = new RegExp(`^${DAY} ${MONTH} ( \\d|\\d{2}) ${TIME} (\\d{4})$`);
 
-function utc(year: number, month: string, day: number, hours: number, minutes: number, seconds: number): number | undefined {
+function utc(
+	year: number,
+	month: string,
+	day: number,
+	hours: number,
+	minutes: number,
+	seconds: number,
+): number | undefined {
 	if (day < 1 || day > 31 || hours > 23 || minutes > 59 || seconds > 60) return undefined;
 	const time = Date.UTC(year, MONTHS.indexOf(month), day, hours, minutes, seconds);
 	// Date.UTC rolls 31 Feb over into March; such a date is not a date.
@@ -56,17 +63,40 @@ function utc(year: number, month: string, day: number, hours: number, minutes: n
 /** An HTTP-date (RFC 9110 5.6.7) as epoch milliseconds, or undefined when the text is not one. */
 export function parseHttpDate(text: string): number | undefined {
 	let match = IMF_FIXDATE.exec(text);
-	if (match) return utc(Number(match[4]), match[3], Number(match[2]), Number(match[5]), Number(match[6]), Number(match[7]));
+	if (match)
+		return utc(
+			Number(match[4]),
+			match[3],
+			Number(match[2]),
+			Number(match[5]),
+			Number(match[6]),
+			Number(match[7]),
+		);
 	match = RFC850_DATE.exec(text);
 	if (match) {
 		// Two-digit years: RFC 9110 says a date more than 50 years ahead is in the past century.
 		const nowYear = new Date().getUTCFullYear();
 		let year = Math.floor(nowYear / 100) * 100 + Number(match[4]);
 		if (year > nowYear + 50) year -= 100;
-		return utc(year, match[3], Number(match[2]), Number(match[5]), Number(match[6]), Number(match[7]));
+		return utc(
+			year,
+			match[3],
+			Number(match[2]),
+			Number(match[5]),
+			Number(match[6]),
+			Number(match[7]),
+		);
 	}
 	match = ASCTIME_DATE.exec(text);
-	if (match) return utc(Number(match[7]), match[2], Number(match[3].trim()), Number(match[4]), Number(match[5]), Number(match[6]));
+	if (match)
+		return utc(
+			Number(match[7]),
+			match[2],
+			Number(match[3].trim()),
+			Number(match[4]),
+			Number(match[5]),
+			Number(match[6]),
+		);
 	return undefined;
 }
 

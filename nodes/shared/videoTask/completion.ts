@@ -5,7 +5,12 @@
  * Every operation that creates a video task registers a request builder, once; this file makes
  * both the per-item executor and the Wait for Callback batch from it.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import type { ZodType, ZodTypeDef } from 'zod/v3';
 
@@ -69,7 +74,16 @@ async function completeVideoTask(
 	run.recordTask(taskId);
 	if (plan.mode === 'returnTask') return [{ json: videoTaskJson(created, taskId) }];
 	const task = await waitForVideoTask(ctx, itemIndex, taskId, plan.settings, run);
-	return [await finishedVideoItem(ctx, itemIndex, task, taskId, resultOptions(ctx, itemIndex), run.transport)];
+	return [
+		await finishedVideoItem(
+			ctx,
+			itemIndex,
+			task,
+			taskId,
+			resultOptions(ctx, itemIndex),
+			run.transport,
+		),
+	];
 }
 
 /** The request that creates one item's task: endpoint, schema, body and the labels of its fields. */
@@ -81,7 +95,10 @@ export interface VideoRequest {
 }
 
 /** Reads one item's parameters into the request that creates its task. */
-export type VideoRequestBuilder = (ctx: IExecuteFunctions, itemIndex: number) => Promise<VideoRequest>;
+export type VideoRequestBuilder = (
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+) => Promise<VideoRequest>;
 
 /** An operation that creates a video task: registered once, by its request builder. */
 export interface TaskCreatingOperation {
@@ -93,8 +110,7 @@ export type VideoOperation = TaskCreatingOperation | OperationExecutor;
 
 /** What a video operation file exports: its panel parameters and either a request builder or an execute. */
 export type VideoOperationFile = { description: INodeProperties[] } & (
-	| { createTask: VideoRequestBuilder }
-	| { execute: OperationExecutor }
+	{ createTask: VideoRequestBuilder } | { execute: OperationExecutor }
 );
 
 /** What a video node registers for one operation file: its request builder when it creates a task, else its execute. */
@@ -115,14 +131,25 @@ async function prepareVideoRequest(
 ): Promise<() => Promise<VideoTask>> {
 	const body = validateBody(ctx, request.schema, compact(request.body), itemIndex, request.labels);
 	return async () =>
-		await gatewayRequest<VideoTask>(ctx, { method: 'POST', path: request.path, body, itemIndex, ...transport });
+		await gatewayRequest<VideoTask>(ctx, {
+			method: 'POST',
+			path: request.path,
+			body,
+			itemIndex,
+			...transport,
+		});
 }
 
 /** An operation executor that creates the task and completes it as the user chose. */
 function taskCreatingExecutor(build: VideoRequestBuilder): OperationExecutor {
 	return async function (this: IExecuteFunctions, itemIndex: number, run: ItemRun) {
 		const plan = readCompletionPlan(this, itemIndex);
-		const create = await prepareVideoRequest(this, itemIndex, await build(this, itemIndex), run.transport);
+		const create = await prepareVideoRequest(
+			this,
+			itemIndex,
+			await build(this, itemIndex),
+			run.transport,
+		);
 		return await completeVideoTask(this, itemIndex, run, await create(), plan);
 	};
 }
@@ -138,11 +165,20 @@ export async function executeVideoNode(
 	settings: NodeSettings = {},
 ): Promise<INodeExecutionData[][]> {
 	const operation = operations[this.getNodeParameter('operation', 0) as string];
-	if (this.getInputData().length > 0 && isTaskCreating(operation) && completionMode(this, 0) === 'callback') {
+	if (
+		this.getInputData().length > 0 &&
+		isTaskCreating(operation) &&
+		completionMode(this, 0) === 'callback'
+	) {
 		const transport = transportOptions(settings);
 		return await startCallbackWait(this, async (itemIndex, notifyHook) => {
 			const request = await operation.createTask(this, itemIndex);
-			return await prepareVideoRequest(this, itemIndex, { ...request, body: { ...request.body, notifyHook } }, transport);
+			return await prepareVideoRequest(
+				this,
+				itemIndex,
+				{ ...request, body: { ...request.body, notifyHook } },
+				transport,
+			);
 		});
 	}
 	const executors = Object.fromEntries(

@@ -18,7 +18,11 @@ export const modelTierProperty: INodeProperties = {
 	type: 'options',
 	options: [
 		{ name: 'Standard', value: VIDEO_MODELS[0], description: 'Model vidmodel: faster and cheaper' },
-		{ name: 'Pro', value: VIDEO_MODELS[1], description: 'Model vidmodel-pro: higher quality, takes longer' },
+		{
+			name: 'Pro',
+			value: VIDEO_MODELS[1],
+			description: 'Model vidmodel-pro: higher quality, takes longer',
+		},
 	],
 	default: 'vidmodel',
 };
@@ -57,7 +61,7 @@ export const callbackUrlProperty: INodeProperties = {
 	displayOptions: { hide: { completion: ['callback'] } },
 	hint: 'Optional. Paste the Production URL of a Media Gateway Trigger node to start a workflow on every status change of this task.',
 	description:
-		'Sent to the gateway as notifyHook. Use the trigger\'s Production URL, not its Test URL: the test URL only listens while the editor waits, and a video may finish minutes later.',
+		"Sent to the gateway as notifyHook. Use the trigger's Production URL, not its Test URL: the test URL only listens while the editor waits, and a video may finish minutes later.",
 };
 
 export const completionProperty: INodeProperties = {
@@ -74,7 +78,8 @@ export const completionProperty: INodeProperties = {
 		{
 			name: 'Wait Until Done',
 			value: 'poll',
-			description: 'Ask the gateway for the task status every Poll Interval until the video is ready',
+			description:
+				'Ask the gateway for the task status every Poll Interval until the video is ready',
 		},
 		{
 			name: 'Wait for Callback',
@@ -126,16 +131,24 @@ export function readPollSettings(ctx: IExecuteFunctions, itemIndex: number): Pol
 	const interval = readNumber(ctx, pollIntervalProperty, itemIndex) ?? 10;
 	const timeout = readNumber(ctx, waitTimeoutProperty, itemIndex) ?? 15;
 	if (interval < 0.1) {
-		throw new NodeOperationError(ctx.getNode(), `${pollIntervalProperty.displayName} must be at least 0.1`, {
-			itemIndex,
-			description: `Got ${interval}. A few seconds is usual; polling faster only costs requests.`,
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`${pollIntervalProperty.displayName} must be at least 0.1`,
+			{
+				itemIndex,
+				description: `Got ${interval}. A few seconds is usual; polling faster only costs requests.`,
+			},
+		);
 	}
 	if (timeout <= 0) {
-		throw new NodeOperationError(ctx.getNode(), `${waitTimeoutProperty.displayName} must be greater than 0`, {
-			itemIndex,
-			description: `Got ${timeout}. Videos usually take minutes; pro quality and storyboards take longer.`,
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`${waitTimeoutProperty.displayName} must be greater than 0`,
+			{
+				itemIndex,
+				description: `Got ${timeout}. Videos usually take minutes; pro quality and storyboards take longer.`,
+			},
+		);
 	}
 	return { pollIntervalMs: Math.round(interval * 1000), timeoutMs: Math.round(timeout * 60_000) };
 }

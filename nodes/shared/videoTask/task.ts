@@ -3,7 +3,12 @@
  * `GET /v1/videos/{id}`, poll it until its normalised state is final (sleeping between polls with
  * the item's concurrency slot handed to other items), and turn the finished task into an item.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	IWebhookFunctions,
+} from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { GatewayTaskError, type GatewayTaskFields } from '../execution/errors';
@@ -77,22 +82,44 @@ const MAX_TASK_ID_LENGTH = 256;
  * would turn the request into one for another endpoint once the URL is normalised), no control
  * characters, at most 256 characters. Checked before any request is sent.
  */
-export function assertTaskId(ctx: IExecuteFunctions, value: unknown, itemIndex: number, label = 'Task ID'): string {
+export function assertTaskId(
+	ctx: IExecuteFunctions,
+	value: unknown,
+	itemIndex: number,
+	label = 'Task ID',
+): string {
 	const taskId = typeof value === 'string' || typeof value === 'number' ? String(value).trim() : '';
 	const refuse = (problem: string, description: string) =>
 		new NodeOperationError(ctx.getNode(), `${label} ${problem}`, { itemIndex, description });
 	if (!taskId) {
-		throw refuse('is empty', 'Enter the id the create operation returned, e.g. {{ $json.taskId }}.');
+		throw refuse(
+			'is empty',
+			'Enter the id the create operation returned, e.g. {{ $json.taskId }}.',
+		);
 	}
 	if (/^\.+$/.test(taskId)) {
-		throw refuse(`"${taskId}" is not a task id`, 'A path segment of dots would make the request reach another endpoint of the gateway, so nothing was sent. Enter the id the create operation returned, e.g. {{ $json.taskId }}.');
+		throw refuse(
+			`"${taskId}" is not a task id`,
+			'A path segment of dots would make the request reach another endpoint of the gateway, so nothing was sent. Enter the id the create operation returned, e.g. {{ $json.taskId }}.',
+		);
 	}
 	// C0 and C1 control characters cannot come from a real id.
-	if ([...taskId].some((char) => char.charCodeAt(0) < 0x20 || (char.charCodeAt(0) >= 0x7f && char.charCodeAt(0) < 0xa0))) {
-		throw refuse('contains control characters', 'Nothing was sent. Enter the id the create operation returned, e.g. {{ $json.taskId }}.');
+	if (
+		[...taskId].some(
+			(char) =>
+				char.charCodeAt(0) < 0x20 || (char.charCodeAt(0) >= 0x7f && char.charCodeAt(0) < 0xa0),
+		)
+	) {
+		throw refuse(
+			'contains control characters',
+			'Nothing was sent. Enter the id the create operation returned, e.g. {{ $json.taskId }}.',
+		);
 	}
 	if (taskId.length > MAX_TASK_ID_LENGTH) {
-		throw refuse(`is ${taskId.length} characters long`, `Task ids are short (at most ${MAX_TASK_ID_LENGTH} characters); this looks like other text. Nothing was sent. Map only the id, e.g. {{ $json.taskId }}.`);
+		throw refuse(
+			`is ${taskId.length} characters long`,
+			`Task ids are short (at most ${MAX_TASK_ID_LENGTH} characters); this looks like other text. Nothing was sent. Map only the id, e.g. {{ $json.taskId }}.`,
+		);
 	}
 	return taskId;
 }
@@ -110,28 +137,36 @@ export async function waitForVideoTask(
 ): Promise<VideoTask> {
 	const deadline = Date.now() + settings.timeoutMs;
 	for (;;) {
-		const task = await fetchVideoTask(ctx, itemIndex, taskId, run.transport).catch((error: unknown) => {
-			// The task itself is unaffected by a failed status request: say how to pick it up.
-			if (error instanceof NodeApiError) {
-				error.description = `${error.description ?? ''} The task keeps running on the gateway: fetch it later with the Video node's "Get Task" or "Wait for Task" operation and Task ID ${taskId}.`.trim();
-			}
-			throw error;
-		});
+		const task = await fetchVideoTask(ctx, itemIndex, taskId, run.transport).catch(
+			(error: unknown) => {
+				// The task itself is unaffected by a failed status request: say how to pick it up.
+				if (error instanceof NodeApiError) {
+					error.description =
+						`${error.description ?? ''} The task keeps running on the gateway: fetch it later with the Video node's "Get Task" or "Wait for Task" operation and Task ID ${taskId}.`.trim();
+				}
+				throw error;
+			},
+		);
 		const state = normaliseStatus(task.status);
 		if (state === 'succeeded') return task;
 		if (state === 'failed') throw taskFailedError(ctx, itemIndex, taskId, task);
 		const left = deadline - Date.now();
 		if (left <= 0) {
-			throw taskError(ctx, `Task ${taskId} did not finish within ${formatDuration(settings.timeoutMs)}`, {
-				itemIndex,
-				description:
-					`Its last status was "${String(task.status)}". The task keeps running on the gateway: fetch it later with ` +
-					`the Video node's "Get Task" or "Wait for Task" operation and Task ID ${taskId}, or raise the Wait Timeout.`,
-				task: { taskId, status: task.status ?? null, state, timedOut: true },
-			});
+			throw taskError(
+				ctx,
+				`Task ${taskId} did not finish within ${formatDuration(settings.timeoutMs)}`,
+				{
+					itemIndex,
+					description:
+						`Its last status was "${String(task.status)}". The task keeps running on the gateway: fetch it later with ` +
+						`the Video node's "Get Task" or "Wait for Task" operation and Task ID ${taskId}, or raise the Wait Timeout.`,
+					task: { taskId, status: task.status ?? null, state, timedOut: true },
+				},
+			);
 		}
-		await run.idle(async () =>
-			await cancellableSleep(ctx, Math.min(settings.pollIntervalMs, left), run.signal, itemIndex),
+		await run.idle(
+			async () =>
+				await cancellableSleep(ctx, Math.min(settings.pollIntervalMs, left), run.signal, itemIndex),
 		);
 	}
 }
@@ -144,13 +179,17 @@ export function taskFailedError(
 	reasonGiven?: string | null,
 ): NodeOperationError {
 	const reason = reasonGiven || failureReason(task);
-	return taskError(ctx, `The gateway reports task ${taskId} as failed${reason ? `: ${reason}` : ''}`, {
-		itemIndex,
-		description: reason
-			? 'Change the prompt or inputs the reason points at, then run the node again.'
-			: 'The gateway gave no reason. Try again, or check the task on the gateway.',
-		task: { taskId, status: task.status ?? null, state: 'failed', failReason: reason ?? null },
-	});
+	return taskError(
+		ctx,
+		`The gateway reports task ${taskId} as failed${reason ? `: ${reason}` : ''}`,
+		{
+			itemIndex,
+			description: reason
+				? 'Change the prompt or inputs the reason points at, then run the node again.'
+				: 'The gateway gave no reason. Try again, or check the task on the gateway.',
+			task: { taskId, status: task.status ?? null, state: 'failed', failReason: reason ?? null },
+		},
+	);
 }
 
 export function formatDuration(ms: number): string {

@@ -31,9 +31,9 @@ export function writeBatch(ctx: IExecuteFunctions, batch: CallbackBatch): void {
 /** Reads the batch back, refusing anything that is not exactly what startCallbackWait wrote. */
 export function readBatch(metadata: unknown): CallbackBatch | undefined {
 	const raw = (metadata as Record<string, unknown> | undefined)?.[BATCH_METADATA_KEY] as
-		| Partial<CallbackBatch>
-		| undefined;
-	if (!raw || raw.version !== 1 || !Array.isArray(raw.entries) || raw.entries.length === 0) return undefined;
+		Partial<CallbackBatch> | undefined;
+	if (!raw || raw.version !== 1 || !Array.isArray(raw.entries) || raw.entries.length === 0)
+		return undefined;
 	const entriesOk = raw.entries.every(
 		(entry) =>
 			entry !== null &&
@@ -42,7 +42,8 @@ export function readBatch(metadata: unknown): CallbackBatch | undefined {
 				typeof (entry as { options?: unknown }).options === 'object') ||
 				typeof (entry as { error?: unknown }).error === 'object'),
 	);
-	if (!entriesOk || typeof raw.concurrency !== 'number' || typeof raw.limitMs !== 'number') return undefined;
+	if (!entriesOk || typeof raw.concurrency !== 'number' || typeof raw.limitMs !== 'number')
+		return undefined;
 	return raw as CallbackBatch;
 }
 
@@ -52,7 +53,10 @@ export function taskIndexes(batch: CallbackBatch): number[] {
 }
 
 /** What n8n throws when it resumes the execution: the batch's failure, or nothing. */
-export function setResumeError(entry: IExecuteData, error: NodeOperationError | NodeApiError | undefined): void {
+export function setResumeError(
+	entry: IExecuteData,
+	error: NodeOperationError | NodeApiError | undefined,
+): void {
 	const metadata = { ...(entry.metadata ?? {}) };
 	if (error) metadata.resumeError = error;
 	else delete metadata.resumeError;

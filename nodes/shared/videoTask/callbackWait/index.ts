@@ -48,4 +48,9 @@ export {
 	waitLimitProperty,
 } from './properties';
 export { assertCallbackWaitSupported, startCallbackWait } from './start';
-export { ANSWER_BUDGET_MS, callbackWaitWebhook, callbackWaitWebhookMethods, callbackWaitWebhooks } from './webhook';
+export {
+	ANSWER_BUDGET_MS,
+	callbackWaitWebhook,
+	callbackWaitWebhookMethods,
+	callbackWaitWebhooks,
+} from './webhook';

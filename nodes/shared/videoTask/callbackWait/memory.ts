@@ -67,7 +67,12 @@ export function rememberedFinal(batchKey: string, batch: CallbackBatch): Map<num
  * batch) share one read instead of sending one each.
  */
 const readsInFlight = new Map<string, Promise<VideoTask>>();
-export async function readTask(ctx: IWebhookFunctions, batchKey: string, itemIndex: number, taskId: string): Promise<VideoTask> {
+export async function readTask(
+	ctx: IWebhookFunctions,
+	batchKey: string,
+	itemIndex: number,
+	taskId: string,
+): Promise<VideoTask> {
 	const key = `${batchKey}/${taskId}`;
 	let reading = readsInFlight.get(key);
 	if (!reading) {

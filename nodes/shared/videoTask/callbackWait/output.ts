@@ -5,7 +5,13 @@ import type { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { asNodeError, errorItemJson } from '../../execution/errors';
 import { normaliseStatus } from '../../gateway/status';
 import type { GatewayContext } from '../../transport/request';
-import { finishedVideoItem, type ResultOptions, taskError, taskFailedError, type VideoTask } from '../task';
+import {
+	finishedVideoItem,
+	type ResultOptions,
+	taskError,
+	taskFailedError,
+	type VideoTask,
+} from '../task';
 import type { CallbackBatch } from './batch';
 import { forEachLimited } from './limited';
 
@@ -39,7 +45,13 @@ export async function batchOutput(
 		await forEachLimited(succeeded, batch.concurrency, async (itemIndex) => {
 			const entry = batch.entries[itemIndex] as { taskId: string; options: ResultOptions };
 			try {
-				const item = await finishedVideoItem(ctx, itemIndex, tasks.get(itemIndex)!, entry.taskId, entry.options);
+				const item = await finishedVideoItem(
+					ctx,
+					itemIndex,
+					tasks.get(itemIndex)!,
+					entry.taskId,
+					entry.options,
+				);
 				outputs[itemIndex] = item.json;
 				binaries[itemIndex] = item.binary;
 			} catch (caught) {
@@ -73,10 +85,14 @@ function combinedFailure(
 		const entry = batch.entries[itemIndex];
 		return 'taskId' in entry ? [entry.taskId] : [];
 	});
-	return taskError(ctx, `${failures.length} of ${batch.entries.length} video tasks failed: ${lines.join('; ')}`, {
-		itemIndex: failures[0].itemIndex,
-		description:
-			'Change the prompts or inputs the reasons point at and run those items again. To keep the finished videos of a batch when some fail, set the node\'s Settings → On Error to "Continue".',
-		task: { taskIds: failedIds, state: 'failed' },
-	});
+	return taskError(
+		ctx,
+		`${failures.length} of ${batch.entries.length} video tasks failed: ${lines.join('; ')}`,
+		{
+			itemIndex: failures[0].itemIndex,
+			description:
+				'Change the prompts or inputs the reasons point at and run those items again. To keep the finished videos of a batch when some fail, set the node\'s Settings → On Error to "Continue".',
+			task: { taskIds: failedIds, state: 'failed' },
+		},
+	);
 }

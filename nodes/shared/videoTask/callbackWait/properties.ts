@@ -35,7 +35,8 @@ export const callbackModeNotice = (show: Record<string, string[]>): INodePropert
 
 export function readWaitLimitMs(ctx: IExecuteFunctions): number {
 	const minutes =
-		numberParameter(ctx, 'callbackWaitLimitMinutes', 0, 'Wait Limit (Minutes)') ?? DEFAULT_WAIT_LIMIT_MINUTES;
+		numberParameter(ctx, 'callbackWaitLimitMinutes', 0, 'Wait Limit (Minutes)') ??
+		DEFAULT_WAIT_LIMIT_MINUTES;
 	if (!(minutes > 0) || minutes > MAX_WAIT_LIMIT_MINUTES) {
 		throw new NodeOperationError(
 			ctx.getNode(),

@@ -9,7 +9,13 @@ import { type NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { asNodeError, errorItemJson } from '../../execution/errors';
 import { readConcurrency } from '../../execution/itemRunner';
 import { isFinalState, normaliseStatus } from '../../gateway/status';
-import { assertTaskId, fetchVideoTask, resultOptions, type VideoTask, videoTaskJson } from '../task';
+import {
+	assertTaskId,
+	fetchVideoTask,
+	resultOptions,
+	type VideoTask,
+	videoTaskJson,
+} from '../task';
 import { type BatchEntry, type CallbackBatch, taskIndexes, writeBatch } from './batch';
 import { forEachLimited } from './limited';
 import { batchOutput } from './output';
@@ -23,9 +29,14 @@ function resumeUrl(ctx: IExecuteFunctions): string {
 	try {
 		url = new URL(String(raw));
 	} catch {
-		throw new NodeOperationError(ctx.getNode(), 'n8n did not provide a resume URL for this execution', {
-			description: 'Wait for Callback needs webhooks enabled on this n8n. Choose Wait Until Done instead.',
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			'n8n did not provide a resume URL for this execution',
+			{
+				description:
+					'Wait for Callback needs webhooks enabled on this n8n. Choose Wait Until Done instead.',
+			},
+		);
 	}
 	return url.toString();
 }
@@ -130,7 +141,9 @@ export async function startCallbackWait(
 		limitMs,
 	};
 	const pending = batch.entries.flatMap((entry, itemIndex) =>
-		'taskId' in entry && !isFinalState(normaliseStatus(createdTasks[itemIndex].status)) ? [itemIndex] : [],
+		'taskId' in entry && !isFinalState(normaliseStatus(createdTasks[itemIndex].status))
+			? [itemIndex]
+			: [],
 	);
 	if (pending.length === 0) {
 		// Nothing left to wait for (cached results, or every creation failed under Continue On Fail).

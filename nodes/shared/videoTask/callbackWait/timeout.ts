@@ -30,7 +30,9 @@ export function armTimeout(
 	createdTasks: VideoTask[],
 ): void {
 	const limit = formatDuration(batch.limitMs);
-	const taskIds = pending.map((itemIndex) => (batch.entries[itemIndex] as { taskId: string }).taskId);
+	const taskIds = pending.map(
+		(itemIndex) => (batch.entries[itemIndex] as { taskId: string }).taskId,
+	);
 	if (!batch.continueOnFail) {
 		const message =
 			taskIds.length === 1 && batch.entries.length === 1

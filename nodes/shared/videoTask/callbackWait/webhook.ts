@@ -17,7 +17,14 @@ import { parseCallback } from '../../gateway/callbacks';
 import { isFinalState, normaliseStatus } from '../../gateway/status';
 import { readBatch, setResumeError } from './batch';
 import { type BatchCheck, checkBatch } from './check';
-import { afterEarlierChecks, forgetFinal, markResuming, readTask, rememberedFinal, resumingHere } from './memory';
+import {
+	afterEarlierChecks,
+	forgetFinal,
+	markResuming,
+	readTask,
+	rememberedFinal,
+	resumingHere,
+} from './memory';
 import { batchOutput } from './output';
 
 /** The gateway wants its 200 within 5 s, and n8n itself needs part of that under load: a check of the batch longer than this answers first. */
@@ -97,7 +104,9 @@ export async function callbackWaitWebhook(ctx: IWebhookFunctions): Promise<IWebh
 		try {
 			own = await readTask(ctx, batchKey, itemIndex, callback.taskId);
 		} catch {
-			return answer(ctx, 502, { error: 'The gateway could not be asked about this task; send the callback again later' });
+			return answer(ctx, 502, {
+				error: 'The gateway could not be asked about this task; send the callback again later',
+			});
 		}
 		if (!isFinalState(normaliseStatus(own.status))) {
 			return answer(ctx, 409, {
@@ -119,11 +128,13 @@ export async function callbackWaitWebhook(ctx: IWebhookFunctions): Promise<IWebh
 		(error: unknown) => (early = { error }),
 	);
 	// Short slices, so no timer outlives the check by much.
-	for (const until = Date.now() + ANSWER_BUDGET_MS; early === undefined && Date.now() < until; ) {
+	for (const until = Date.now() + ANSWER_BUDGET_MS; early === undefined && Date.now() < until;) {
 		await sleep(ANSWER_POLL_MS);
 	}
 	if (early && 'error' in early) {
-		return answer(ctx, 502, { error: 'The gateway could not be asked about the other tasks; send the callback again later' });
+		return answer(ctx, 502, {
+			error: 'The gateway could not be asked about the other tasks; send the callback again later',
+		});
 	}
 	// Checked in time: the callback that completes the batch is answered by n8n once it has accepted the
 	// resume, so a resume n8n refuses is answered with an error and retried by the gateway. Not in time:
