@@ -12,9 +12,9 @@ mkdir -p "$results"
 echo "== build"; npm run --silent build
 # n8n's verification scanner (ESLint leg) over the source and over the npm pack tarball of that build.
 echo "== lint (n8n's verification scanner: source and tarball)"; npm run --silent lint -- --no-build --json "$results/lint.json"
-# The real n8n comes before the unit tests too: the trigger's tests check its answers with n8n's own code.
 # The starter's formatter settings (.prettierrc.js): `npm run format` fixes what this finds.
 echo "== format (prettier --check)"; npx prettier --check . || { echo "format: run npm run format" >&2; exit 1; }
+# The real n8n comes before the unit tests too: the trigger's tests check its answers with n8n's own code.
 echo "== real n8n"; bash dev/n8n-host/install.sh
 echo "== real n8n 1.x"; bash dev/n8n-host/install.sh 1.x
 echo "== unit and integration tests"; npx jest --ci --json --outputFile="$results/unit.json"
