@@ -1,14 +1,12 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import type { ItemRun } from '../../shared/execution/itemRunner';
 import { IMAGE_STYLE_TYPES, imageEditSchema } from '../../shared/gateway/schemas';
 import { fieldLabels } from '../../shared/gateway/validation';
 import { imageInput } from '../../shared/parameters/imageInput';
 import { downloadOptions, optionsCollection } from '../../shared/parameters/options';
 import { promptProperty } from '../../shared/parameters/prompt';
 import { readText } from '../../shared/parameters/read';
-import { sendImageRequest } from './request';
+import { imageOperation } from './request';
 
 const prompt = promptProperty({
 	description: 'What to change in the image',
@@ -35,31 +33,22 @@ const style: INodeProperties = {
 		'These are the styles Generate accepts; the gateway may accept others for Edit. Use an expression to send another value.',
 };
 
-const properties: INodeProperties[] = [
-	prompt,
-	...image.properties,
-	...mask.properties,
-	style,
-	optionsCollection(downloadOptions('Image', true)),
-];
-
-export const description = updateDisplayOptions({ show: { operation: ['edit'] } }, properties);
-
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	run: ItemRun,
-): Promise<INodeExecutionData[]> {
-	return await sendImageRequest(this, itemIndex, run, {
-		operation: 'edit',
-		endpoint: 'edit',
-		schema: imageEditSchema,
-		body: {
-			prompt: readText(this, prompt, itemIndex),
-			image: await image.read(this, itemIndex),
-			mask: await mask.read(this, itemIndex),
-			style_type: readText(this, style, itemIndex),
-		},
-		labels: fieldLabels({ prompt, image, mask, style_type: style }),
-	});
-}
+export const { description, execute } = imageOperation({
+	operation: 'edit',
+	endpoint: 'edit',
+	schema: imageEditSchema,
+	properties: [
+		prompt,
+		...image.properties,
+		...mask.properties,
+		style,
+		optionsCollection(downloadOptions('Image', true)),
+	],
+	body: async (ctx, itemIndex) => ({
+		prompt: readText(ctx, prompt, itemIndex),
+		image: await image.read(ctx, itemIndex),
+		mask: await mask.read(ctx, itemIndex),
+		style_type: readText(ctx, style, itemIndex),
+	}),
+	labels: fieldLabels({ prompt, image, mask, style_type: style }),
+});

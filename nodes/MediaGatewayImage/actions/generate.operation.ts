@@ -1,12 +1,5 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import type { ItemRun } from '../../shared/execution/itemRunner';
 import {
 	IMAGE_STYLE_TYPES,
 	MAGIC_PROMPT_OPTIONS,
@@ -17,7 +10,7 @@ import { fieldLabels } from '../../shared/gateway/validation';
 import { downloadOptions, optionsCollection } from '../../shared/parameters/options';
 import { promptProperty } from '../../shared/parameters/prompt';
 import { readText } from '../../shared/parameters/read';
-import { sendImageRequest } from './request';
+import { imageOperation } from './request';
 
 const labelled = (values: readonly string[]) => values.map((value) => ({ name: value, value }));
 
@@ -79,50 +72,43 @@ const style: INodeProperties = {
 	default: 'AUTO',
 };
 
-const properties: INodeProperties[] = [
-	prompt,
-	aspectRatio,
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [magicPrompt, model, negativePrompt, renderingSpeed, style],
-	},
-	optionsCollection(downloadOptions('Image', true)),
-];
-
-export const description = updateDisplayOptions({ show: { operation: ['generate'] } }, properties);
-
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	run: ItemRun,
-): Promise<INodeExecutionData[]> {
-	const extra = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	const field = (parameter: INodeProperties) => extra[parameter.name] as string | undefined;
-	return await sendImageRequest(this, itemIndex, run, {
-		operation: 'generate',
-		endpoint: 'generate',
-		schema: imageGenerateSchema,
-		body: {
-			prompt: readText(this, prompt, itemIndex),
-			aspect_ratio: readText(this, aspectRatio, itemIndex),
+export const { description, execute } = imageOperation({
+	operation: 'generate',
+	endpoint: 'generate',
+	schema: imageGenerateSchema,
+	properties: [
+		prompt,
+		aspectRatio,
+		{
+			displayName: 'Additional Fields',
+			name: 'additionalFields',
+			type: 'collection',
+			placeholder: 'Add Field',
+			default: {},
+			options: [magicPrompt, model, negativePrompt, renderingSpeed, style],
+		},
+		optionsCollection(downloadOptions('Image', true)),
+	],
+	body: (ctx, itemIndex) => {
+		const extra = ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+		const field = (parameter: INodeProperties) => extra[parameter.name] as string | undefined;
+		return {
+			prompt: readText(ctx, prompt, itemIndex),
+			aspect_ratio: readText(ctx, aspectRatio, itemIndex),
 			model: (field(model) ?? '').trim() || 'V_3',
 			magic_prompt_option: field(magicPrompt),
 			rendering_speed: field(renderingSpeed),
 			style_type: field(style),
 			negative_prompt: field(negativePrompt),
-		},
-		labels: fieldLabels({
-			prompt,
-			aspect_ratio: aspectRatio,
-			model,
-			magic_prompt_option: magicPrompt,
-			rendering_speed: renderingSpeed,
-			style_type: style,
-			negative_prompt: negativePrompt,
-		}),
-	});
-}
+		};
+	},
+	labels: fieldLabels({
+		prompt,
+		aspect_ratio: aspectRatio,
+		model,
+		magic_prompt_option: magicPrompt,
+		rendering_speed: renderingSpeed,
+		style_type: style,
+		negative_prompt: negativePrompt,
+	}),
+});

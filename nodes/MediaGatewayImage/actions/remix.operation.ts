@@ -1,14 +1,12 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import type { ItemRun } from '../../shared/execution/itemRunner';
 import { imageRemixSchema } from '../../shared/gateway/schemas';
 import { fieldLabels } from '../../shared/gateway/validation';
 import { imageInput } from '../../shared/parameters/imageInput';
 import { downloadOptions, optionsCollection } from '../../shared/parameters/options';
 import { promptProperty } from '../../shared/parameters/prompt';
 import { readNumber, readText } from '../../shared/parameters/read';
-import { sendImageRequest } from './request';
+import { imageOperation } from './request';
 
 const prompt = promptProperty({
 	description: 'The new prompt for the variant',
@@ -25,29 +23,20 @@ const imageWeight: INodeProperties = {
 		'How closely the variant follows the reference image, from 0 (loosely) to 100 (closely)',
 };
 
-const properties: INodeProperties[] = [
-	prompt,
-	...image.properties,
-	imageWeight,
-	optionsCollection(downloadOptions('Image', true)),
-];
-
-export const description = updateDisplayOptions({ show: { operation: ['remix'] } }, properties);
-
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	run: ItemRun,
-): Promise<INodeExecutionData[]> {
-	return await sendImageRequest(this, itemIndex, run, {
-		operation: 'remix',
-		endpoint: 'remix',
-		schema: imageRemixSchema,
-		body: {
-			prompt: readText(this, prompt, itemIndex),
-			image: await image.read(this, itemIndex),
-			image_weight: readNumber(this, imageWeight, itemIndex),
-		},
-		labels: fieldLabels({ prompt, image, image_weight: imageWeight }),
-	});
-}
+export const { description, execute } = imageOperation({
+	operation: 'remix',
+	endpoint: 'remix',
+	schema: imageRemixSchema,
+	properties: [
+		prompt,
+		...image.properties,
+		imageWeight,
+		optionsCollection(downloadOptions('Image', true)),
+	],
+	body: async (ctx, itemIndex) => ({
+		prompt: readText(ctx, prompt, itemIndex),
+		image: await image.read(ctx, itemIndex),
+		image_weight: readNumber(ctx, imageWeight, itemIndex),
+	}),
+	labels: fieldLabels({ prompt, image, image_weight: imageWeight }),
+});

@@ -2,7 +2,13 @@
  * The one path every image operation takes (docs/gateway-interface.md, "Images"): validate the
  * body, send it to `/imgmodel/v1/imgmodel-v3/<endpoint>`, turn the answer into items.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 import type { ZodType, ZodTypeDef } from 'zod/v3';
 
 import type { ItemRun } from '../../shared/execution/itemRunner';
@@ -36,4 +42,30 @@ export async function sendImageRequest(
 		...run.transport,
 	});
 	return await imageResultItems(ctx, itemIndex, response, request.operation, run);
+}
+
+/** What an image operation declares; `imageOperation` turns it into the operation's description and execute. */
+export interface ImageOperationSpec extends Omit<ImageRequest, 'body'> {
+	/** The operation's own fields, shown only when it is selected. */
+	properties: INodeProperties[];
+	/** The request body, read from the item's parameters. */
+	body: (ctx: IExecuteFunctions, itemIndex: number) => Promise<IDataObject> | IDataObject;
+}
+
+/** An image operation: its fields (shown for it alone) and the request it sends. */
+export function imageOperation(spec: ImageOperationSpec) {
+	const { properties, body, ...request } = spec;
+	return {
+		description: updateDisplayOptions({ show: { operation: [spec.operation] } }, properties),
+		async execute(
+			this: IExecuteFunctions,
+			itemIndex: number,
+			run: ItemRun,
+		): Promise<INodeExecutionData[]> {
+			return await sendImageRequest(this, itemIndex, run, {
+				...request,
+				body: await body(this, itemIndex),
+			});
+		},
+	};
 }

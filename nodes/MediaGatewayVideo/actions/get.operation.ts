@@ -3,8 +3,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { ItemRun } from '../../shared/execution/itemRunner';
 import { optionsCollection } from '../../shared/parameters/options';
-import { assertTaskId, fetchVideoTask, videoTaskJson } from '../../shared/videoTask/task';
-import { taskIdProperty } from './taskId';
+import { fetchVideoTask, videoTaskJson } from '../../shared/videoTask/task';
+import { readTaskId, taskIdProperty } from './taskId';
 
 const properties: INodeProperties[] = [taskIdProperty, optionsCollection([])];
 
@@ -15,12 +15,7 @@ export async function execute(
 	itemIndex: number,
 	run: ItemRun,
 ): Promise<INodeExecutionData[]> {
-	const taskId = assertTaskId(
-		this,
-		this.getNodeParameter(taskIdProperty.name, itemIndex),
-		itemIndex,
-		taskIdProperty.displayName,
-	);
+	const taskId = readTaskId(this, itemIndex);
 	const task = await fetchVideoTask(this, itemIndex, taskId, run.transport);
 	return [{ json: videoTaskJson(task, taskId) }];
 }

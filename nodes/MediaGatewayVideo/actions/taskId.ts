@@ -1,4 +1,6 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { assertTaskId } from '../../shared/videoTask/task';
 
 /** The Task ID parameter of Get Task and Wait for Task. */
 export const taskIdProperty: INodeProperties = {
@@ -10,3 +12,13 @@ export const taskIdProperty: INodeProperties = {
 	placeholder: 'e.g. {{ $json.taskId }}',
 	description: 'The ID a create operation returned',
 };
+
+/** The item's Task ID, checked before any request (an id that would change the request path is refused). */
+export function readTaskId(ctx: IExecuteFunctions, itemIndex: number): string {
+	return assertTaskId(
+		ctx,
+		ctx.getNodeParameter(taskIdProperty.name, itemIndex),
+		itemIndex,
+		taskIdProperty.displayName,
+	);
+}

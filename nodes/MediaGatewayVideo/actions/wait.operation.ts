@@ -4,13 +4,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { ItemRun } from '../../shared/execution/itemRunner';
 import { downloadOptions, optionsCollection } from '../../shared/parameters/options';
 import { pollSettingsProperties, readPollSettings } from '../../shared/videoTask/properties';
-import {
-	assertTaskId,
-	finishedVideoItem,
-	resultOptions,
-	waitForVideoTask,
-} from '../../shared/videoTask/task';
-import { taskIdProperty } from './taskId';
+import { finishedVideoItem, resultOptions, waitForVideoTask } from '../../shared/videoTask/task';
+import { readTaskId, taskIdProperty } from './taskId';
 
 const properties: INodeProperties[] = [
 	taskIdProperty,
@@ -25,12 +20,7 @@ export async function execute(
 	itemIndex: number,
 	run: ItemRun,
 ): Promise<INodeExecutionData[]> {
-	const taskId = assertTaskId(
-		this,
-		this.getNodeParameter(taskIdProperty.name, itemIndex),
-		itemIndex,
-		taskIdProperty.displayName,
-	);
+	const taskId = readTaskId(this, itemIndex);
 	const task = await waitForVideoTask(
 		this,
 		itemIndex,
