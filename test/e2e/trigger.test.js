@@ -550,17 +550,18 @@ describe('Media Gateway Trigger in a real n8n', () => {
 		},
 	);
 
+	/** The duplicate keys the trigger has stored in the database (its static data). */
+	const storedKeys = async () => {
+		const [row] = await host.query('SELECT "staticData" FROM workflow_entity WHERE id = ?', [
+			TRIGGER_WF,
+		]);
+		const data = typeof row.staticData === 'string' ? JSON.parse(row.staticData) : row.staticData;
+		return Object.keys(data?.['node:Media Gateway Trigger']?.dedupe?.entries ?? {});
+	};
+
 	onN8n2(
 		'at-least-once: a start failure leaves nothing behind: no execution, no remembered key',
 		async () => {
-			const storedKeys = async () => {
-				const [row] = await host.query('SELECT "staticData" FROM workflow_entity WHERE id = ?', [
-					TRIGGER_WF,
-				]);
-				const data =
-					typeof row.staticData === 'string' ? JSON.parse(row.staticData) : row.staticData;
-				return Object.keys(data?.['node:Media Gateway Trigger']?.dedupe?.entries ?? {});
-			};
 			const before = await triggerExecutions();
 			const keysBefore = await storedKeys();
 			failNextStarts(3);
@@ -830,14 +831,6 @@ describe('Media Gateway Trigger in a real n8n', () => {
 	onN8n2(
 		'an accepted callback is remembered in the database (static data), not only in this process',
 		async () => {
-			const storedKeys = async () => {
-				const [row] = await host.query('SELECT "staticData" FROM workflow_entity WHERE id = ?', [
-					TRIGGER_WF,
-				]);
-				const data =
-					typeof row.staticData === 'string' ? JSON.parse(row.staticData) : row.staticData;
-				return Object.keys(data?.['node:Media Gateway Trigger']?.dedupe?.entries ?? {});
-			};
 			const before = await storedKeys();
 			const answer = await post(urlWithToken(), imageCallback('img-e2e-persisted'));
 			expect(answer.json).toEqual({ received: true });
