@@ -13,7 +13,12 @@
  * if a run fails). Needs the built package and `bash dev/n8n-host/install.sh`.
  *
  *   npm run bench:callback   (BENCH_RUNS=n runs of the batch, the one-item run and Wait Until Done,
- *                             default 3; BENCH_LOOP_RUNS=n runs of one by one, default 1; medians count)
+ *                             default 3; BENCH_LOOP_RUNS=n runs of one by one, default 1, 0 skips one by
+ *                             one and Wait Until Done; medians count)
+ * Then the batch and the one-item run once more in a second n8n with n8n's `legacy` expression engine
+ * (BENCH_ENGINE_COMPARE=0 skips it), which shows what n8n 2.x's per-callback expression isolate costs.
+ *   BENCH_N8N_ENV='{"N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE":"true"}' passes n8n settings to both n8n;
+ *   BENCH_TIMELINE=1 also prints every final callback of the median batch and every task read.
  */
 const fs = require('node:fs');
 const os = require('node:os');
@@ -29,7 +34,9 @@ const API_KEY = 'bench-callback-key';
 const ITEMS = 20;
 const TASK_MS = 2000;
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS) || 3);
-const LOOP_RUNS = Math.max(1, Number(process.env.BENCH_LOOP_RUNS) || 1);
+const LOOP_RUNS =
+	process.env.BENCH_LOOP_RUNS === '0' ? 0 : Math.max(1, Number(process.env.BENCH_LOOP_RUNS) || 1);
+const EXTRA_ENV = JSON.parse(process.env.BENCH_N8N_ENV || '{}');
 const batchExample = JSON.parse(
 	fs.readFileSync(path.join(REPO, 'examples', 'video-batch-wait-for-callback.json'), 'utf8'),
 );
@@ -136,7 +143,17 @@ function afterLastTask(sim, lastTask, stoppedAt) {
 	const reads = sim.requests.filter(
 		(r) => r.method === 'GET' && /^\/v1\/videos\/[^/]+$/.test(r.path),
 	);
+	const timeline = finals
+		.map((c) => ({
+			sent: c.at - lastTask.completeAt,
+			answered: c.at + c.elapsedMs - lastTask.completeAt,
+			status: c.status,
+		}))
+		.sort((a, b) => a.sent - b.sent);
+	const readTimes = reads.map((r) => r.at - lastTask.completeAt).sort((a, b) => a - b);
 	return {
+		timeline,
+		readTimes,
 		callbackSent: lastTaskFirst ? lastTaskFirst.at - lastTask.completeAt : NaN,
 		callbackAnswered: lastTaskFirst
 			? lastTaskFirst.at + lastTaskFirst.elapsedMs - lastTask.completeAt
@@ -197,6 +214,8 @@ async function measure(host, sim, wf, list = prompts) {
 		firstCreated: firstCreated - t0,
 		renderWindow: lastTask.completeAt - firstCreated,
 		after: afterLastTask(sim, lastTask, stoppedAt),
+		// The workflow's own next node: five expressions per item, two of them `$('Prompt list').item`.
+		allDoneMs: execution.runData['All done']?.at(-1)?.executionTime ?? NaN,
 	};
 }
 
@@ -204,6 +223,73 @@ const medianOf = (runs) => ({
 	...[...runs].sort((a, b) => a.ms - b.ms)[Math.floor(runs.length / 2)],
 	runs,
 });
+
+/** A real n8n with the package, the demo credentials and the three workflows, started with `env`. */
+async function startHost(tarball, sim, env) {
+	const host = new N8nHost({ tarball, logLevel: 'info', env });
+	await host.installPackage();
+	await host.importCredentials([
+		{
+			id: 'mediaGatewayDemo',
+			name: 'Media Gateway (demo)',
+			type: 'mediaGatewayApi',
+			data: { apiKey: API_KEY, baseUrl: sim.url },
+		},
+	]);
+	const workflows = [batchWf, loopWf, pollWf];
+	await host.importWorkflows(workflows);
+	await host.publish(workflows.map((w) => w.id));
+	await host.start();
+	// Warm-up: n8n's first execution pays for loading nodes and the expression engine.
+	await measure(host, sim, batchWf);
+	return host;
+}
+
+/** The batch and the one-item run, alternating, so drifting load on a shared machine affects both alike. */
+async function batchAndOne(host, sim) {
+	const oneRuns = [];
+	const batchRuns = [];
+	for (let i = 0; i < RUNS; i++) {
+		oneRuns.push(await measure(host, sim, batchWf, prompts.slice(0, 1)));
+		batchRuns.push(await measure(host, sim, batchWf));
+	}
+	return { one: medianOf(oneRuns), batch: medianOf(batchRuns) };
+}
+
+const load = () =>
+	os
+		.loadavg()
+		.map((l) => l.toFixed(2))
+		.join(' ');
+const row = (label, r) =>
+	`  ${label.padEnd(44)} wall ${fmt(r.ms).padStart(8)}   execution running ${fmt(r.running).padStart(8)}, of it while tasks rendered ${fmt(r.renderingRunning).padStart(8)}   runs ${r.runs.map((x) => fmt(x.ms)).join(', ')}`;
+const breakdown = (label, r) => {
+	const a = r.after;
+	return `  ${label}, after the last task finished: its final callback sent +${fmt(a.callbackSent)}, answered +${fmt(a.callbackAnswered)}; last final callback answered 200 +${fmt(a.lastAnswered200)}; execution stopped +${fmt(a.stopped)} (of it the next node, All done, ${fmt(r.allDoneMs)}); task reads after it ${a.readsAfter} (in all ${a.reads}); final callbacks not answered 200: ${a.notAnswered200.length ? a.notAnswered200.join(', ') : 'none'}`;
+};
+const ratioToOne = ({ batch, one }) =>
+	`${(batch.ms / one.ms).toFixed(2)}x  target <= 1.5x: ${verdict(batch.ms <= 1.5 * one.ms)}`;
+
+function printTimeline(batch) {
+	if (process.env.BENCH_TIMELINE !== '1') return;
+	const t = (ms) => `${ms >= 0 ? '+' : ''}${(ms / 1000).toFixed(2)}`;
+	console.log(
+		`  batch (median run), final callbacks relative to the last task's completion (sent → answered, status):`,
+	);
+	console.log(
+		`    ${batch.after.timeline.map((c) => `${t(c.sent)}→${t(c.answered)} ${c.status}`).join(', ')}`,
+	);
+	console.log(`    task reads at: ${batch.after.readTimes.map(t).join(' ')}`);
+}
+
+/**
+ * The same batch and one-item run in a second n8n whose expression engine is n8n's `legacy` one (no
+ * isolates): n8n 2.x builds an expression isolate for every callback that reaches a waiting execution
+ * before any node code runs, and this shows how much of the batch's time that is.
+ */
+const COMPARE_ENV = { ...EXTRA_ENV, N8N_EXPRESSION_ENGINE: 'legacy' };
+const COMPARE =
+	process.env.BENCH_ENGINE_COMPARE !== '0' && EXTRA_ENV.N8N_EXPRESSION_ENGINE !== 'legacy';
 
 async function main() {
 	const sim = await startSimulator({
@@ -213,77 +299,71 @@ async function main() {
 		callbackTimeScale: 1,
 	});
 	const tarball = await N8nHost.packPackage(REPO);
-	const host = new N8nHost({ tarball, logLevel: 'info' });
+	let host;
 	try {
-		await host.installPackage();
-		await host.importCredentials([
-			{
-				id: 'mediaGatewayDemo',
-				name: 'Media Gateway (demo)',
-				type: 'mediaGatewayApi',
-				data: { apiKey: API_KEY, baseUrl: sim.url },
-			},
-		]);
-		const workflows = [batchWf, loopWf, pollWf];
-		await host.importWorkflows(workflows);
-		await host.publish(workflows.map((w) => w.id));
-		await host.start();
-		// Warm-up: n8n's first execution pays for loading nodes and the expression engine.
-		await measure(host, sim, batchWf);
-
-		const load = () =>
-			os
-				.loadavg()
-				.map((l) => l.toFixed(2))
-				.join(' ');
+		host = await startHost(tarball, sim, EXTRA_ENV);
+		const version = require(path.join(host.paths.N8N_MODULES, 'n8n', 'package.json')).version;
+		const settings = (env) => (Object.keys(env).length ? JSON.stringify(env) : 'defaults');
 		console.log(
-			`bench:callback: ${ITEMS} videos of ${TASK_MS / 1000} s each, real n8n 2.41.1 (regular mode), load average ${load()}, BENCH_RUNS=${RUNS}, BENCH_LOOP_RUNS=${LOOP_RUNS}`,
+			`bench:callback: ${ITEMS} videos of ${TASK_MS / 1000} s each, real n8n ${version} (regular mode), load average ${load()}, BENCH_RUNS=${RUNS}, BENCH_LOOP_RUNS=${LOOP_RUNS}, n8n settings ${settings(EXTRA_ENV)}`,
 		);
-		// One item and the batch alternate, so drifting load on a shared machine affects both alike.
-		const oneRuns = [];
-		const batchRuns = [];
-		for (let i = 0; i < RUNS; i++) {
-			oneRuns.push(await measure(host, sim, batchWf, prompts.slice(0, 1)));
-			batchRuns.push(await measure(host, sim, batchWf));
-		}
-		const one = medianOf(oneRuns);
-		const batch = medianOf(batchRuns);
+		const { one, batch } = await batchAndOne(host, sim);
 		const loopRuns = [];
 		for (let i = 0; i < LOOP_RUNS; i++) loopRuns.push(await measure(host, sim, loopWf));
-		const loop = medianOf(loopRuns);
+		const loop = LOOP_RUNS ? medianOf(loopRuns) : undefined;
 		const pollRuns = [];
-		for (let i = 0; i < RUNS; i++) pollRuns.push(await measure(host, sim, pollWf));
-		const poll = medianOf(pollRuns);
-		const row = (label, r) =>
-			`  ${label.padEnd(44)} wall ${fmt(r.ms).padStart(8)}   execution running ${fmt(r.running).padStart(8)}, of it while tasks rendered ${fmt(r.renderingRunning).padStart(8)}   runs ${r.runs.map((x) => fmt(x.ms)).join(', ')}`;
+		for (let i = 0; LOOP_RUNS && i < RUNS; i++) pollRuns.push(await measure(host, sim, pollWf));
+		const poll = LOOP_RUNS ? medianOf(pollRuns) : undefined;
+		await host.stop();
+		host = undefined;
+
+		let compared;
+		if (COMPARE) {
+			host = await startHost(tarball, sim, COMPARE_ENV);
+			compared = await batchAndOne(host, sim);
+			await host.stop();
+			host = undefined;
+		}
+
 		console.log(row('Wait for Callback, one batch of 20', batch));
 		console.log(row('Wait for Callback, one item (one task)', one));
-		console.log(row('Wait for Callback, Loop Over Items (1 by 1)', loop));
-		console.log(row('Wait Until Done (poll 0.25 s), 20 at once', poll));
+		if (loop) console.log(row('Wait for Callback, Loop Over Items (1 by 1)', loop));
+		if (poll) console.log(row('Wait Until Done (poll 0.25 s), 20 at once', poll));
 		console.log(
 			`  (status sampled in n8n's database every ${SAMPLE_MS} ms; "running" = a worker held; tasks of the batch rendered ${fmt(batch.renderWindow)} from the first creation, ${fmt(batch.firstCreated)} after the request, to the last completion)`,
 		);
-		const breakdown = (label, r) => {
-			const a = r.after;
-			return `  ${label}, after the last task finished: its final callback sent +${fmt(a.callbackSent)}, answered +${fmt(a.callbackAnswered)}; last final callback answered 200 +${fmt(a.lastAnswered200)}; execution stopped +${fmt(a.stopped)}; task reads after it ${a.readsAfter} (in all ${a.reads}); final callbacks not answered 200: ${a.notAnswered200.length ? a.notAnswered200.join(', ') : 'none'}`;
-		};
 		console.log(breakdown('batch (median run)', batch));
 		console.log(breakdown('one item (median run)', one));
+		printTimeline(batch);
 		console.log(
-			`  batch vs one task's own end-to-end time (${fmt(one.ms)}, measured above): ${(batch.ms / one.ms).toFixed(2)}x  target <= 1.5x: ${verdict(batch.ms <= 1.5 * one.ms)}`,
+			`  batch vs one task's own end-to-end time (${fmt(one.ms)}, measured above): ${ratioToOne({ batch, one })}`,
 		);
 		console.log(
 			`  batch vs one task's render time (${fmt(TASK_MS)}, the simulator's setting): ${(batch.ms / TASK_MS).toFixed(2)}x  target <= 1.5x: ${verdict(batch.ms <= 1.5 * TASK_MS)}`,
 		);
 		console.log(
-			`  one by one vs batch: ${(loop.ms / batch.ms).toFixed(1)}x slower  target >= 10x: ${verdict(loop.ms >= 10 * batch.ms)}`,
+			loop
+				? `  one by one vs batch: ${(loop.ms / batch.ms).toFixed(1)}x slower  target >= 10x: ${verdict(loop.ms >= 10 * batch.ms)}`
+				: '  one by one vs batch: not run (BENCH_LOOP_RUNS=0)',
 		);
 		console.log(
-			`  worker held while the batch's tasks rendered: ${fmt(batch.renderingRunning)} (Wait Until Done: ${fmt(poll.renderingRunning)})  target none: ${verdict(batch.renderingRunning <= 2 * SAMPLE_MS)}`,
+			`  worker held while the batch's tasks rendered: ${fmt(batch.renderingRunning)} (Wait Until Done: ${poll ? fmt(poll.renderingRunning) : 'not run'})  target none: ${verdict(batch.renderingRunning <= 2 * SAMPLE_MS)}`,
 		);
+		if (compared) {
+			console.log(
+				`  the same in a second n8n with n8n settings ${settings(COMPARE_ENV)} (no expression isolates; BENCH_ENGINE_COMPARE=0 skips it):`,
+			);
+			console.log(row('Wait for Callback, one batch of 20', compared.batch));
+			console.log(row('Wait for Callback, one item (one task)', compared.one));
+			console.log(breakdown('batch (median run)', compared.batch));
+			printTimeline(compared.batch);
+			console.log(
+				`  batch vs one task's own end-to-end time (${fmt(compared.one.ms)}): ${ratioToOne(compared)}`,
+			);
+		}
 		console.log(`  load average at the end: ${load()}`);
 	} finally {
-		await host.stop();
+		if (host) await host.stop();
 		await sim.close();
 		fs.rmSync(path.dirname(tarball), { recursive: true, force: true });
 	}
