@@ -21,19 +21,17 @@
  *   BENCH_TIMELINE=1 also prints every final callback of the median batch and every task read.
  */
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 
 const { N8nHost } = require('../dev/n8n-host/host');
 const { startSimulator } = require('../dev/simulator');
 const { postJson } = require('../dev/gateway-callbacks');
-const { fmt, verdict } = require('./common');
+const { RUNS, fmt, verdict, median, loadAverage: load, runBench } = require('./common');
 
 const REPO = path.resolve(__dirname, '..');
 const API_KEY = 'bench-callback-key';
 const ITEMS = 20;
 const TASK_MS = 2000;
-const RUNS = Math.max(1, Number(process.env.BENCH_RUNS) || 3);
 const LOOP_RUNS =
 	process.env.BENCH_LOOP_RUNS === '0' ? 0 : Math.max(1, Number(process.env.BENCH_LOOP_RUNS) || 1);
 const EXTRA_ENV = JSON.parse(process.env.BENCH_N8N_ENV || '{}');
@@ -219,11 +217,6 @@ async function measure(host, sim, wf, list = prompts) {
 	};
 }
 
-const medianOf = (runs) => ({
-	...[...runs].sort((a, b) => a.ms - b.ms)[Math.floor(runs.length / 2)],
-	runs,
-});
-
 /** A real n8n with the package, the demo credentials and the three workflows, started with `env`. */
 async function startHost(tarball, sim, env) {
 	const host = new N8nHost({ tarball, logLevel: 'info', env });
@@ -253,14 +246,9 @@ async function batchAndOne(host, sim) {
 		oneRuns.push(await measure(host, sim, batchWf, prompts.slice(0, 1)));
 		batchRuns.push(await measure(host, sim, batchWf));
 	}
-	return { one: medianOf(oneRuns), batch: medianOf(batchRuns) };
+	return { one: median(oneRuns), batch: median(batchRuns) };
 }
 
-const load = () =>
-	os
-		.loadavg()
-		.map((l) => l.toFixed(2))
-		.join(' ');
 const row = (label, r) =>
 	`  ${label.padEnd(44)} wall ${fmt(r.ms).padStart(8)}   execution running ${fmt(r.running).padStart(8)}, of it while tasks rendered ${fmt(r.renderingRunning).padStart(8)}   runs ${r.runs.map((x) => fmt(x.ms)).join(', ')}`;
 const breakdown = (label, r) => {
@@ -308,12 +296,17 @@ async function main() {
 			`bench:callback: ${ITEMS} videos of ${TASK_MS / 1000} s each, real n8n ${version} (regular mode), load average ${load()}, BENCH_RUNS=${RUNS}, BENCH_LOOP_RUNS=${LOOP_RUNS}, n8n settings ${settings(EXTRA_ENV)}`,
 		);
 		const { one, batch } = await batchAndOne(host, sim);
-		const loopRuns = [];
-		for (let i = 0; i < LOOP_RUNS; i++) loopRuns.push(await measure(host, sim, loopWf));
-		const loop = LOOP_RUNS ? medianOf(loopRuns) : undefined;
-		const pollRuns = [];
-		for (let i = 0; LOOP_RUNS && i < RUNS; i++) pollRuns.push(await measure(host, sim, pollWf));
-		const poll = LOOP_RUNS ? medianOf(pollRuns) : undefined;
+		// One by one and Wait Until Done: both skipped with BENCH_LOOP_RUNS=0.
+		let loop;
+		let poll;
+		if (LOOP_RUNS) {
+			const loopRuns = [];
+			for (let i = 0; i < LOOP_RUNS; i++) loopRuns.push(await measure(host, sim, loopWf));
+			loop = median(loopRuns);
+			const pollRuns = [];
+			for (let i = 0; i < RUNS; i++) pollRuns.push(await measure(host, sim, pollWf));
+			poll = median(pollRuns);
+		}
 		await host.stop();
 		host = undefined;
 
@@ -369,10 +362,4 @@ async function main() {
 	}
 }
 
-main().then(
-	() => process.exit(0),
-	(error) => {
-		console.error(`bench failed: ${error instanceof Error ? error.message : String(error)}`);
-		process.exit(1);
-	},
-);
+runBench(main);

@@ -1,6 +1,7 @@
 'use strict';
 /** What the benchmark scripts share: run count, formatting, verdicts, and a clean exit. */
 const { rmSync } = require('node:fs');
+const os = require('node:os');
 
 /** Each setting runs this many times; the median counts (BENCH_RUNS overrides). */
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS) || 3);
@@ -9,13 +10,25 @@ const fmt = (ms) => `${(ms / 1000).toFixed(2)} s`;
 const signed = (n) => `${n >= 0 ? '+' : ''}${n.toFixed(1)}`;
 const verdict = (ok) => (ok ? 'PASS' : 'MISS');
 
+/** The run with the median `ms`, with all runs beside it. */
+function median(runs) {
+	const sorted = [...runs].sort((a, b) => a.ms - b.ms);
+	return { ...sorted[Math.floor(sorted.length / 2)], runs };
+}
+
 /** Runs `measure` RUNS times; returns the run with the median `ms` and all runs. */
 async function medianRun(measure) {
 	const runs = [];
 	for (let i = 0; i < RUNS; i++) runs.push(await measure());
-	const sorted = [...runs].sort((a, b) => a.ms - b.ms);
-	return { ...sorted[Math.floor(sorted.length / 2)], runs };
+	return median(runs);
 }
+
+/** The machine's load averages (1, 5, 15 min), printed beside figures measured on a shared machine. */
+const loadAverage = () =>
+	os
+		.loadavg()
+		.map((l) => l.toFixed(2))
+		.join(' ');
 
 /**
  * Runs a benchmark's main(): exit 0 whatever the timings (they are figures, not assertions), 1 only
@@ -37,4 +50,4 @@ function runBench(main) {
 		);
 }
 
-module.exports = { RUNS, fmt, signed, verdict, medianRun, runBench };
+module.exports = { RUNS, fmt, signed, verdict, median, medianRun, loadAverage, runBench };
